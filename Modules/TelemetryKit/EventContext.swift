@@ -1,0 +1,101 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Metadata that accumulates while an event moves through the processors.
+///
+/// Parameters added here are merged into the payload at finalization; the event's own
+/// input parameters win on collisions.
+///
+/// Adding is cheap: the context records fragments (single values or whole precomputed
+/// dictionaries) and merges them once, at finalization, so a processor that adds a
+/// constant dictionary of device facts costs one array append per event, not one
+/// dictionary copy per processor.
+public struct EventContext: Sendable {
+    /// The current session, set by session tracking.
+    public var sessionID: UUID?
+    /// The raw (unhashed) user identifier; the finalizer hashes it with the salt.
+    public var userIdentifier: String?
+    /// Whether the event is test data. `nil` means "not decided" (treated as `false`).
+    public var isTestMode: Bool?
+
+    @usableFromInline
+    enum Fragment: Sendable {
+        case value(String, PayloadValue)
+        case values([String: PayloadValue])
+        case removal(String)
+    }
+
+    @usableFromInline
+    var fragments: [Fragment]
+
+    /// Creates an empty context.
+    @inlinable
+    public init(sessionID: UUID? = nil, userIdentifier: String? = nil, isTestMode: Bool? = nil) {
+        self.sessionID = sessionID
+        self.userIdentifier = userIdentifier
+        self.isTestMode = isTestMode
+        self.fragments = []
+    }
+
+    /// Adds (or replaces) one metadata parameter.
+    @inlinable
+    public mutating func addParameter(_ key: String, value: some ParameterValue) {
+        fragments.append(.value(key, value.payloadValue))
+    }
+
+    /// Adds (or replaces) several metadata parameters at once. Prefer this with a dictionary
+    /// computed once (in `init` or `start`) over many single `addParameter` calls.
+    @inlinable
+    public mutating func addParameters(_ parameters: EventParameters) {
+        guard !parameters.isEmpty else { return }
+        fragments.append(.values(parameters.values))
+    }
+
+    /// Adds (or replaces) several metadata parameters at once.
+    @inlinable
+    public mutating func addParameters(_ parameters: [String: PayloadValue]) {
+        guard !parameters.isEmpty else { return }
+        fragments.append(.values(parameters))
+    }
+
+    /// Removes a metadata parameter added by an earlier processor.
+    @inlinable
+    public mutating func removeParameter(_ key: String) {
+        fragments.append(.removal(key))
+    }
+
+    /// The metadata accumulated so far (later additions win).
+    public var metadata: [String: PayloadValue] {
+        var result = [String: PayloadValue]()
+        apply(to: &result)
+        return result
+    }
+
+    /// The number of values an `apply` may insert; used to reserve capacity.
+    var estimatedCount: Int {
+        var total = 0
+        for fragment in fragments {
+            switch fragment {
+            case .value: total += 1
+            case .values(let values): total += values.count
+            case .removal: break
+            }
+        }
+        return total
+    }
+
+    /// Writes the metadata into `payload` in the order it was added.
+    func apply(to payload: inout [String: PayloadValue]) {
+        for fragment in fragments {
+            switch fragment {
+            case .value(let key, let value): payload[key] = value
+            case .values(let values):
+                for (key, value) in values { payload[key] = value }
+            case .removal(let key): payload.removeValue(forKey: key)
+            }
+        }
+    }
+}

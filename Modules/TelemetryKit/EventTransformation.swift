@@ -1,0 +1,55 @@
+/// A change applied to finalized events at a given point of their trip.
+///
+/// Transformations with scope ``TransformationScope/afterProcessors`` run once per event,
+/// after the pipeline and before the caches; the others run per destination, just before
+/// the batch is transmitted. Within a scope they run by ascending `order`; equal orders keep
+/// registration order.
+///
+/// ## Implementation requirements
+/// - Return the (possibly changed) event, or `nil` to drop it for this scope only.
+/// - `destination` is `nil` for `.afterProcessors` and the destination id otherwise.
+/// - Never crash on unexpected payloads; pass the event through and log instead.
+public protocol EventTransformation: Sendable {
+    var id: String { get }
+    /// Lower runs first. Default `Int.max` (last).
+    var order: Int { get }
+    var scope: TransformationScope { get }
+    func transform(_ event: Event, destination: String?) async -> Event?
+}
+
+extension EventTransformation {
+    public var order: Int { Int.max }
+}
+
+/// Where a transformation runs.
+public enum TransformationScope: Sendable, Hashable {
+    /// Once per event, after the processors, before the events are cached.
+    case afterProcessors
+    /// Before transmission, for every destination.
+    case allDestinations
+    /// Before transmission, for the listed destination ids only.
+    case destinations(Set<String>)
+
+    /// Whether a transformation with this scope runs for `destination` (`nil` = after processors).
+    public func applies(to destination: String?) -> Bool {
+        switch self {
+        case .afterProcessors: return destination == nil
+        case .allDestinations: return destination != nil
+        case .destinations(let ids): return destination.map { ids.contains($0) } ?? false
+        }
+    }
+}
+
+extension Array where Element == any EventTransformation {
+    /// The transformations that run for `destination`, in execution order
+    /// (ascending `order`, ties in registration order).
+    public func ordered(for destination: String?) -> [any EventTransformation] {
+        enumerated()
+            .filter { $0.element.scope.applies(to: destination) }
+            .sorted { lhs, rhs in
+                lhs.element.order != rhs.element.order
+                    ? lhs.element.order < rhs.element.order : lhs.offset < rhs.offset
+            }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// ISO 8601 timestamps in UTC with millisecond precision (`2024-06-15T14:00:00.123Z`).
+///
+/// Formatting is done by hand from the civil date: it is several times faster than a
+/// format style and needs no locale data.
+public enum ISO8601 {
+    /// `date` truncated to whole milliseconds, the precision events are stored and sent with.
+    public static func truncatedToMilliseconds(_ date: Date) -> Date {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard milliseconds.isFinite else { return date }
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+
+    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
+    public static func string(from date: Date) -> String {
+        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 1e15 else { return "1970-01-01T00:00:00.000Z" }
+        let millisTotal = Int64(totalMilliseconds)
+        var days = millisTotal / 86_400_000
+        var millisOfDay = millisTotal % 86_400_000
+        if millisOfDay < 0 {
+            millisOfDay += 86_400_000
+            days -= 1
+        }
+        let (year, month, day) = civilFromDays(days)
+        let hour = Int(millisOfDay / 3_600_000)
+        let minute = Int((millisOfDay / 60_000) % 60)
+        let second = Int((millisOfDay / 1000) % 60)
+        let millis = Int(millisOfDay % 1000)
+
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(24)
+        func append(_ value: Int, digits: Int) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var remaining = value
+            while divisor > 0 {
+                bytes.append(UInt8(48 + (remaining / divisor) % 10))
+                remaining %= divisor
+                divisor /= 10
+            }
+        }
+        append(year, digits: 4)
+        bytes.append(45)  // -
+        append(month, digits: 2)
+        bytes.append(45)
+        append(day, digits: 2)
+        bytes.append(84)  // T
+        append(hour, digits: 2)
+        bytes.append(58)  // :
+        append(minute, digits: 2)
+        bytes.append(58)
+        append(second, digits: 2)
+        bytes.append(46)  // .
+        append(millis, digits: 3)
+        bytes.append(90)  // Z
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Parses `yyyy-MM-ddTHH:mm:ss[.SSS…]Z` (UTC). Returns nil for anything else.
+    public static func date(from string: String) -> Date? {
+        let utf8 = Array(string.utf8)
+        guard utf8.count >= 20, utf8.last == 90 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = utf8[index]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard utf8[4] == 45, utf8[7] == 45, utf8[10] == 84, utf8[13] == 58, utf8[16] == 58,
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var milliseconds = 0
+        if utf8.count > 20 {
+            guard utf8[19] == 46, utf8.count > 21 else { return nil }
+            var scale = 100
+            for index in 20..<(utf8.count - 1) {
+                let byte = utf8[index]
+                guard byte >= 48, byte <= 57 else { return nil }
+                milliseconds += Int(byte - 48) * scale
+                scale /= 10
+            }
+        } else if utf8[19] != 90 {
+            return nil
+        }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let totalMilliseconds =
+            (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(milliseconds)
+        return Date(timeIntervalSince1970: Double(totalMilliseconds) / 1000)
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
+    static func civilFromDays(_ daysSinceEpoch: Int64) -> (Int, Int, Int) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

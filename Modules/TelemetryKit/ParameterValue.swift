@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A Swift value that can be used as an event parameter.
+///
+/// Adopted by `String`, `Bool`, every integer type, `Double`, `Float`, `UUID`, `Date`
+/// (ISO 8601, UTC, milliseconds) and `PayloadValue` itself. Adopt it for your own types by
+/// returning the payload representation:
+///
+/// ```swift
+/// extension Plan: ParameterValue {
+///     var payloadValue: PayloadValue { .string(rawValue) }
+/// }
+/// ```
+public protocol ParameterValue: Sendable {
+    /// The value as it appears in the event payload.
+    var payloadValue: PayloadValue { get }
+}
+
+extension PayloadValue: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { self }
+}
+
+extension String: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .string(self) }
+}
+
+extension Substring: ParameterValue {
+    public var payloadValue: PayloadValue { .string(String(self)) }
+}
+
+extension Bool: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .bool(self) }
+}
+
+extension Double: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .double(self) }
+}
+
+extension Float: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .double(Double(self)) }
+}
+
+extension Int: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension Int8: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension Int16: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension Int32: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension Int64: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(self) }
+}
+
+extension UInt: ParameterValue {
+    /// Values above `Int64.max` are sent as their decimal string, never truncated.
+    public var payloadValue: PayloadValue { UInt64(self).payloadValue }
+}
+
+extension UInt8: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension UInt16: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension UInt32: ParameterValue {
+    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
+}
+
+extension UInt64: ParameterValue {
+    /// Values above `Int64.max` are sent as their decimal string, never truncated.
+    public var payloadValue: PayloadValue {
+        if let exact = Int64(exactly: self) { return .int(exact) }
+        return .string(String(self))
+    }
+}
+
+extension UUID: ParameterValue {
+    public var payloadValue: PayloadValue { .string(uuidString) }
+}
+
+extension Date: ParameterValue {
+    /// ISO 8601 in UTC with milliseconds, e.g. `2024-06-15T14:00:00.000Z`.
+    public var payloadValue: PayloadValue { .string(ISO8601.string(from: self)) }
+}

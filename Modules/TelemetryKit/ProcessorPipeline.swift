@@ -1,0 +1,37 @@
+/// The processor chain, built once: `processors[0] → … → processors[n-1] → finalizer`.
+///
+/// Public so benchmarks and plugin tests can run processors without a client.
+///
+/// ```swift
+/// let pipeline = ProcessorPipeline(processors: [ABTestProcessor(variant: "B")],
+///                                  finalizer: EventFinalizer(appID: "APP"))
+/// let event = try await pipeline.process(EventInput("Screen.shown"))
+/// ```
+public struct ProcessorPipeline: Sendable {
+    public typealias Next = @Sendable (EventInput, EventContext) async throws -> Event
+
+    public let processors: [any EventProcessor]
+    public let finalizer: EventFinalizer
+    private let chain: Next
+
+    public init(processors: [any EventProcessor], finalizer: EventFinalizer) {
+        self.processors = processors
+        self.finalizer = finalizer
+        var next: Next = { input, context in finalizer.finalize(input, context: context) }
+        for processor in processors.reversed() {
+            let following = next
+            next = { input, context in
+                try await processor.process(input, context: context, next: following)
+            }
+        }
+        self.chain = next
+    }
+
+    /// Runs `input` through every processor and the finalizer.
+    ///
+    /// - Throws: ``ProcessorError/eventFiltered`` when a processor dropped the event, or
+    ///   whatever a processor threw.
+    public func process(_ input: EventInput, context: EventContext = EventContext()) async throws -> Event {
+        try await chain(input, context)
+    }
+}

@@ -1,0 +1,110 @@
+// swift-tools-version: 6.2
+
+import PackageDescription
+
+// TelemetryKit: a tiny core (`TelemetryKit`) and one target per plugin.
+// Every library target below is also a product (see the end of this file), so an app
+// depends on exactly the pieces it uses. Optional tooling sits behind package traits so
+// that its dependencies are never fetched unless a trait is enabled.
+
+// MARK: - Core
+
+var targets: [Target] = [
+    .target(
+        name: "TelemetryKit",
+        dependencies: [
+            .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux]))
+        ],
+        path: "Modules/TelemetryKit"
+    ),
+    .target(
+        name: "TelemetryKitTesting",
+        dependencies: ["TelemetryKit"],
+        path: "Modules/TelemetryKitTesting"
+    ),
+    .testTarget(
+        name: "TelemetryKitTests",
+        dependencies: ["TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitTests"
+    ),
+]
+
+// MARK: - Composition (the `Telemetry` facade)
+
+/// Plugin modules that `TelemetryKitDefaults` re-exports and assembles.
+var defaultPluginModules: [Target.Dependency] = [
+    "TelemetryKitInMemoryStorage"
+]
+
+// MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
+
+// MARK: - Storage (Plugins/Storage/<Name>)
+
+targets += [
+    .target(
+        name: "TelemetryKitInMemoryStorage",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Storage/InMemory"
+    )
+]
+
+// MARK: - Caches (Plugins/Caches/<Name>)
+
+// MARK: - Transmitters (Plugins/Transmitters/<Name>)
+
+// MARK: - Transformations (Plugins/Transformations)
+
+// MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
+
+// MARK: - Tools (trait Tools: collector, CLI)
+
+// MARK: - Assembly
+
+targets += [
+    .target(
+        name: "TelemetryKitDefaults",
+        dependencies: ["TelemetryKit"] + defaultPluginModules,
+        path: "Modules/TelemetryKitDefaults"
+    ),
+    .testTarget(
+        name: "TelemetryKitDefaultsTests",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitDefaultsTests"
+    ),
+]
+
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
+]
+
+let package = Package(
+    name: "TelemetryKit",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: targets.compactMap { target -> Product? in
+        switch target.type {
+        case .regular: return .library(name: target.name, targets: [target.name])
+        case .executable: return .executable(name: target.name, targets: [target.name])
+        default: return nil
+        }
+    },
+    traits: [
+        .trait(
+            name: "Tools",
+            description: "The dev collector and the `telemetrykit` CLI (swift-argument-parser, swift-nio)."
+        ),
+        .trait(name: "SwiftLog", description: "TelemetryKitSwiftLog: route SDK diagnostics into swift-log."),
+        .trait(name: "Dependencies", description: "AnalyticsClient as a swift-dependencies DependencyKey."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: dependencies,
+    targets: targets
+)
+
+for target in package.targets where target.type != .system && target.type != .binary && target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}
