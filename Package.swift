@@ -7,6 +7,12 @@ import PackageDescription
 // depends on exactly the pieces it uses. Optional tooling sits behind package traits so
 // that its dependencies are never fetched unless a trait is enabled.
 
+// Package dependencies. A section that needs one appends it here (`dependencies += [...]`);
+// dependencies used only by optional parts are referenced under a trait condition.
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
+]
+
 // MARK: - Core
 
 var targets: [Target] = [
@@ -38,6 +44,18 @@ var defaultPluginModules: [Target.Dependency] = [
 
 // MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
 
+// MARK: Processors, group A (PreviewFilter, DefaultParameters, DefaultPrefix, Validation, TestMode, UserIdentifier, AppInfo)
+
+// (end of group A)
+
+// MARK: Processors, group B (SessionTracking)
+
+// (end of group B)
+
+// MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
+
+// (end of group C)
+
 // MARK: - Storage (Plugins/Storage/<Name>)
 
 targets += [
@@ -48,15 +66,27 @@ targets += [
     )
 ]
 
+// (end of storage)
+
 // MARK: - Caches (Plugins/Caches/<Name>)
+
+// (end of caches)
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
 
+// (end of transmitters)
+
 // MARK: - Transformations (Plugins/Transformations)
+
+// (end of transformations)
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
+// (end of composable analytics and bridges)
+
 // MARK: - Tools (trait Tools: collector, CLI)
+
+// (end of tools)
 
 // MARK: - Assembly
 
@@ -71,10 +101,6 @@ targets += [
         dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
-]
-
-var dependencies: [Package.Dependency] = [
-    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
 ]
 
 let package = Package(

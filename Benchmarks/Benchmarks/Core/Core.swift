@@ -1,0 +1,52 @@
+import Benchmark
+import TelemetryKit
+
+/// A processor that adds one constant parameter, like the simplest real processor.
+struct TrivialProcessor: EventProcessor {
+    let key: String
+
+    func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        var context = context
+        context.addParameter(key, value: true)
+        return try await next(input, context)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+
+    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
+    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+
+    Benchmark("Pipeline, 0 processors") { benchmark in
+        let pipeline = ProcessorPipeline(processors: [], finalizer: finalizer)
+        for _ in benchmark.scaledIterations {
+            blackHole(try await pipeline.process(input))
+        }
+    }
+
+    Benchmark("Pipeline, 10 trivial processors") { benchmark in
+        let processors: [any EventProcessor] = (0..<10).map { TrivialProcessor(key: "Trivial.key\($0)") }
+        let pipeline = ProcessorPipeline(processors: processors, finalizer: finalizer)
+        for _ in benchmark.scaledIterations {
+            blackHole(try await pipeline.process(input))
+        }
+    }
+
+    Benchmark("Finalizer") { benchmark in
+        var context = EventContext(userIdentifier: "user-42", isTestMode: false)
+        context.addParameters(["TelemetryDeck.Device.platform": "Linux", "TelemetryDeck.Device.architecture": "x86_64"])
+        for _ in benchmark.scaledIterations {
+            blackHole(finalizer.finalize(input, context: context))
+        }
+    }
+}
