@@ -9,7 +9,7 @@ extension AnalyticsClient: DependencyKey {
     /// Set the real client where the app builds its root store:
     /// `withDependencies { $0.analyticsClient = .telemetry(client) } operation: { ... }`
     /// or `prepareDependencies { $0.analyticsClient = .telemetry(client) }`.
-    public static let liveValue = AnalyticsClient.unconfigured
+    public static let liveValue = AnalyticsClient.unconfigured()
 
     /// Fails the test on any use: a test states the analytics it expects with
     /// `$0.analyticsClient.expect(...)`.
@@ -18,8 +18,9 @@ extension AnalyticsClient: DependencyKey {
     /// Previews print what they would send.
     public static var previewValue: AnalyticsClient { .consoleLogger }
 
-    /// The live value: a no-op that reports a warning the first time data is dropped.
-    static let unconfigured: AnalyticsClient = {
+    /// A no-op client that reports a warning (through IssueReporting) the first time it drops
+    /// data: losing analytics silently would hide a missing setup.
+    static func unconfigured() -> AnalyticsClient {
         let warned = Locked(false)
         return AnalyticsClient { data in
             let first = warned.withLock { warned -> Bool in
@@ -36,7 +37,7 @@ extension AnalyticsClient: DependencyKey {
                 severity: .warning
             )
         }
-    }()
+    }
 }
 
 extension DependencyValues {

@@ -99,7 +99,11 @@ extension AnalyticsData: CustomStringConvertible {
     }
 
     /// The fully qualified type name of `error`, e.g. `MyApp.NetworkError`.
+    ///
+    /// Private and local types get an `(unknown context at $<address>).` component from the
+    /// runtime; it is removed, because the address changes from run to run and would split
+    /// one error into many on a dashboard.
     static func typeName(of error: any Error) -> String {
-        String(reflecting: type(of: error))
+        String(reflecting: type(of: error)).replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
     }
 }
