@@ -134,7 +134,6 @@ targets += [
     ),
 ]
 
-
 // (end of composable analytics and bridges)
 
 // MARK: - Tools (trait Tools: collector, CLI)

@@ -1,5 +1,5 @@
-import Testing
 import TelemetryKitComposable
+import Testing
 
 struct AnalyticsClientTests {
     @Test func mergeSendsToEveryClientInOrder() {

@@ -1,6 +1,5 @@
-import Testing
-
 import TelemetryKitComposable
+import Testing
 
 struct AnalyticsDataTests {
     private enum PaymentError: Error, Equatable {
@@ -26,7 +25,8 @@ struct AnalyticsDataTests {
     @Test func eventShorthandMatchesTheLabelledCase() {
         #expect(AnalyticsData.event("ButtonTapped") == .event(name: "ButtonTapped"))
         #expect(
-            AnalyticsData.event("Saved", properties: ["kind": "draft"]) == .event(name: "Saved", properties: ["kind": "draft"])
+            AnalyticsData.event("Saved", properties: ["kind": "draft"])
+                == .event(name: "Saved", properties: ["kind": "draft"])
         )
         #expect(AnalyticsData.event("Saved", properties: ["kind": "draft"]) != .event(name: "Saved"))
     }

@@ -1,7 +1,7 @@
 import IssueReporting
 import TelemetryKit
-import Testing
 import TelemetryKitComposable
+import Testing
 
 /// The exhaustive test client: every mismatch fails the test through IssueReporting.
 struct AnalyticsExpectationTests {
@@ -95,7 +95,8 @@ struct AnalyticsExpectationTests {
         } matching: { issue in
             Self.comment(
                 of: issue,
-                contains: "Analytics sent: event(DownloadFinished, [bytes: 1, number: 1]), but expected: event(ButtonTapped)."
+                contains:
+                    "Analytics sent: event(DownloadFinished, [bytes: 1, number: 1]), but expected: event(ButtonTapped)."
             )
         }
     }
@@ -115,7 +116,10 @@ struct AnalyticsExpectationTests {
             client.send("B")
             client.send("A")
         } matching: { issue in
-            Self.comment(of: issue, contains: "Analytics sent out of order: event(B) arrived while event(A) was expected first.")
+            Self.comment(
+                of: issue,
+                contains: "Analytics sent out of order: event(B) arrived while event(A) was expected first."
+            )
         }
     }
 

@@ -1,10 +1,13 @@
-import Testing
 import TelemetryKitComposable
+import Testing
 
 struct AnalyticsReducerTests {
     @Test func buttonTapIsReportedAndTheFeatureStillRuns() {
         let recorder = AnalyticsRecorder()
-        let store = TestStore(initialState: ButtonFeature.State(), reducer: ButtonFeature(analyticsClient: recorder.client))
+        let store = TestStore(
+            initialState: ButtonFeature.State(),
+            reducer: ButtonFeature(analyticsClient: recorder.client)
+        )
 
         store.send(.buttonTapped)
 
@@ -14,7 +17,10 @@ struct AnalyticsReducerTests {
 
     @Test func mappingSeesTheStateTheActionArrivedIn() {
         let recorder = AnalyticsRecorder()
-        let store = TestStore(initialState: ButtonFeature.State(), reducer: ButtonFeature(analyticsClient: recorder.client))
+        let store = TestStore(
+            initialState: ButtonFeature.State(),
+            reducer: ButtonFeature(analyticsClient: recorder.client)
+        )
 
         store.send(.downloadFinished(bytes: 512))
         store.send(.downloadFinished(bytes: 2048))
@@ -42,7 +48,10 @@ struct AnalyticsReducerTests {
 
     @Test func errorsAreReportedAsErrorData() {
         let recorder = AnalyticsRecorder()
-        let store = TestStore(initialState: ButtonFeature.State(), reducer: ButtonFeature(analyticsClient: recorder.client))
+        let store = TestStore(
+            initialState: ButtonFeature.State(),
+            reducer: ButtonFeature(analyticsClient: recorder.client)
+        )
 
         store.send(.downloadFailed(.init(status: 503)))
 
@@ -52,12 +61,17 @@ struct AnalyticsReducerTests {
 
     @Test func multipleAnalyticsAreSentInOrder() {
         let recorder = AnalyticsRecorder()
-        let store = TestStore(initialState: ButtonFeature.State(), reducer: ButtonFeature(analyticsClient: recorder.client))
+        let store = TestStore(
+            initialState: ButtonFeature.State(),
+            reducer: ButtonFeature(analyticsClient: recorder.client)
+        )
 
         store.send(.signedIn(userID: "user-42", plan: "pro"))
 
         #expect(
-            recorder.received == [.userId("user-42"), .userProperty(name: "plan", value: "pro"), .event(name: "SignedIn")]
+            recorder.received == [
+                .userId("user-42"), .userProperty(name: "plan", value: "pro"), .event(name: "SignedIn"),
+            ]
         )
         #expect(
             ButtonFeature.signInAnalytics.analytics(for: store.state, action: .buttonTapped).isEmpty
@@ -66,7 +80,10 @@ struct AnalyticsReducerTests {
 
     @Test func onChangeSendsOnlyWhenTheWatchedValueChanges() {
         let recorder = AnalyticsRecorder()
-        let store = TestStore(initialState: ButtonFeature.State(), reducer: ButtonFeature(analyticsClient: recorder.client))
+        let store = TestStore(
+            initialState: ButtonFeature.State(),
+            reducer: ButtonFeature(analyticsClient: recorder.client)
+        )
 
         store.send(.tabSelected("home"))  // unchanged: nothing
         store.send(.tabSelected("settings"))

@@ -53,7 +53,10 @@ struct ButtonFeature: TestReducer {
         case .buttonTapped:
             return .event(name: "ButtonTapped")
         case .downloadFinished(let bytes):
-            return .event(name: "DownloadFinished", properties: ["bytes": "\(bytes)", "number": "\(state.downloads + 1)"])
+            return .event(
+                name: "DownloadFinished",
+                properties: ["bytes": "\(bytes)", "number": "\(state.downloads + 1)"]
+            )
         case .downloadFailed(let error):
             return .error(error)
         case .tabSelected, .signedIn:
