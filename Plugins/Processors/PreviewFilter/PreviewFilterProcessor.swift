@@ -12,7 +12,7 @@ import Foundation
 /// environment is read once, in `init`; the per-event cost is one boolean check.
 ///
 /// ```swift
-/// let filter = PreviewFilterProcessor()                                        // the process environment
+/// let filter = PreviewFilterProcessor()  // reads the process environment
 /// let forTests = PreviewFilterProcessor(environment: ["XCODE_RUNNING_FOR_PREVIEWS": "1"])
 /// ```
 public struct PreviewFilterProcessor: EventProcessor {
@@ -24,9 +24,10 @@ public struct PreviewFilterProcessor: EventProcessor {
 
     /// Creates the filter.
     ///
-    /// - Parameter environment: The environment to inspect; defaults to the process environment.
-    ///   Inject a dictionary in tests.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// - Parameter environment: The environment to inspect; `nil` (the default) reads the
+    ///   process environment. Inject a dictionary in tests.
+    public init(environment: [String: String]? = nil) {
+        let environment = environment ?? ProcessInfo.processInfo.environment
         isRunningForPreviews = environment[Self.environmentKey] == "1"
     }
 

@@ -1,5 +1,3 @@
-public import TelemetryKit
-
 extension ValidationProcessor {
     /// Parameter keys that collide with the fields of a finalized ``Event`` (compared
     /// ignoring ASCII case, as backends often fold column names).
