@@ -5,6 +5,7 @@ import Foundation
 #endif
 import TelemetryKit
 import TelemetryKitPreviewFilter
+import TelemetryKitTesting
 import Testing
 
 struct PreviewFilterProcessorTests {
@@ -45,5 +46,21 @@ struct PreviewFilterProcessorTests {
     @Test func defaultsToTheProcessEnvironment() {
         let expected = ProcessInfo.processInfo.environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1"
         #expect(PreviewFilterProcessor().isRunningForPreviews == expected)
+    }
+}
+
+/// The filter inside a real `TelemetryClient`: dropped events are counted as filtered.
+struct PreviewFilterClientTests {
+    @Test func aClientInPreviewsDeliversNothingAndCountsTheEventsAsFiltered() async throws {
+        let harness = await TestHarness.make(
+            processors: [PreviewFilterProcessor(environment: ["XCODE_RUNNING_FOR_PREVIEWS": "1"])]
+        )
+
+        await harness.client.send(EventInput("Screen.shown"))
+        await harness.client.send(EventInput("Button.tapped"))
+        await harness.client.flush()
+
+        #expect(harness.spy.batches.isEmpty)
+        #expect(await harness.client.stats.filtered == 2)
     }
 }

@@ -124,3 +124,21 @@ struct ValidationProcessorTests {
         )
     }
 }
+
+/// The processor inside a real `TelemetryClient`: warnings go to the client's logger.
+struct ValidationClientTests {
+    @Test func warningsReachTheClientLoggerAndEventsAreDelivered() async throws {
+        let harness = await TestHarness.make(processors: [ValidationProcessor()])
+
+        await harness.client.send(EventInput("Screen.shown", parameters: ["type": "a"]))
+        await harness.client.send(EventInput("Screen.shown", parameters: ["type": "b"]))
+        await harness.client.flush()
+
+        #expect(harness.spy.deliveredEvents.map { $0.payload["type"] } == [.string("a"), .string("b")])
+        #expect(
+            harness.logger.warnings.filter { $0.hasPrefix("parameter 'type'") } == [
+                "parameter 'type' is a reserved name; it collides with the event field of that name"
+            ]
+        )
+    }
+}
