@@ -57,7 +57,10 @@ func groupAProcessor(_ name: String, extraTestDependencies: [Target.Dependency] 
         .testTarget(
             name: "TelemetryKit\(name)Tests",
             dependencies: [
-                .target(name: "TelemetryKit\(name)"), "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+                .target(name: "TelemetryKit\(name)"),
+                "TelemetryKit",
+                "TelemetryKitTesting",
+                "TelemetryKitInMemoryStorage",
             ] + extraTestDependencies,
             path: "Tests/TelemetryKit\(name)Tests"
         ),

@@ -1,6 +1,7 @@
-@testable import TelemetryKitAppInfo
 import TelemetryKit
 import Testing
+
+@testable import TelemetryKitAppInfo
 
 struct AppInfoProcessorTests {
     private typealias Keys = AppInfoProcessor.Keys
@@ -11,7 +12,12 @@ struct AppInfoProcessorTests {
     }
 
     @Test func sendsTheVersionStringsOfTheAppAndTheSDK() async throws {
-        let processor = AppInfoProcessor(bundleVersion: nil, bundleBuildNumber: nil, appVersion: "2.1.0", buildNumber: "42")
+        let processor = AppInfoProcessor(
+            bundleVersion: nil,
+            bundleBuildNumber: nil,
+            appVersion: "2.1.0",
+            buildNumber: "42"
+        )
 
         let payload = try await payload(of: processor)
 
@@ -38,7 +44,12 @@ struct AppInfoProcessorTests {
     }
 
     @Test func theBundleWinsOverTheConfigurationFieldByField() async throws {
-        let processor = AppInfoProcessor(bundleVersion: "3.0", bundleBuildNumber: nil, appVersion: "2.1.0", buildNumber: "42")
+        let processor = AppInfoProcessor(
+            bundleVersion: "3.0",
+            bundleBuildNumber: nil,
+            appVersion: "2.1.0",
+            buildNumber: "42"
+        )
 
         let payload = try await payload(of: processor)
 
@@ -48,7 +59,12 @@ struct AppInfoProcessorTests {
     }
 
     @Test func anEventParameterOfTheSameKeyWins() async throws {
-        let processor = AppInfoProcessor(bundleVersion: nil, bundleBuildNumber: nil, appVersion: "2.1.0", buildNumber: "42")
+        let processor = AppInfoProcessor(
+            bundleVersion: nil,
+            bundleBuildNumber: nil,
+            appVersion: "2.1.0",
+            buildNumber: "42"
+        )
         let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
 
         let event = try await pipeline.process(EventInput("Screen.shown", parameters: [Keys.version: "9.9"]))

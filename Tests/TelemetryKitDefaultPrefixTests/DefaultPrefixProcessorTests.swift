@@ -121,7 +121,9 @@ struct DefaultPrefixProcessorTests {
 
         #expect(event.payload == ["MyApp.plan": .string("full")])
         #expect(
-            logger.warnings == ["parameter 'plan' collides with 'MyApp.plan' once prefixed; kept the value of 'MyApp.plan'"]
+            logger.warnings == [
+                "parameter 'plan' collides with 'MyApp.plan' once prefixed; kept the value of 'MyApp.plan'"
+            ]
         )
         #expect(logger.entries.first?.eventName == "MyApp.login")
     }

@@ -1,12 +1,13 @@
+import TelemetryKit
+import TelemetryKitPreviewFilter
+import TelemetryKitTesting
+import Testing
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKit
-import TelemetryKitPreviewFilter
-import TelemetryKitTesting
-import Testing
 
 struct PreviewFilterProcessorTests {
     @Test func dropsEveryEventWhileXcodeRendersPreviews() async throws {
@@ -25,17 +26,21 @@ struct PreviewFilterProcessorTests {
         }
     }
 
-    @Test(arguments: [
-        [:],
-        ["XCODE_RUNNING_FOR_PREVIEWS": "0"],
-        ["XCODE_RUNNING_FOR_PREVIEWS": ""],
-        ["HOME": "/tmp", "PATH": "/usr/bin"],
-    ] as [[String: String]])
+    @Test(
+        arguments: [
+            [:],
+            ["XCODE_RUNNING_FOR_PREVIEWS": "0"],
+            ["XCODE_RUNNING_FOR_PREVIEWS": ""],
+            ["HOME": "/tmp", "PATH": "/usr/bin"],
+        ] as [[String: String]]
+    )
     func passesEventsUnchangedOutsidePreviews(environment: [String: String]) async throws {
         let filter = PreviewFilterProcessor(environment: environment)
         let pipeline = ProcessorPipeline(processors: [filter], finalizer: testFinalizer)
 
-        let event = try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home"], floatValue: 2.5))
+        let event = try await pipeline.process(
+            EventInput("Screen.shown", parameters: ["screen": "home"], floatValue: 2.5)
+        )
 
         #expect(!filter.isRunningForPreviews)
         #expect(event.type == "Screen.shown")

@@ -1,13 +1,14 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import TelemetryKitUserIdentifier
 import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 struct UserIdentifierProcessorTests {
     private let key = UserIdentifierProcessor.Keys.installationIdentifier

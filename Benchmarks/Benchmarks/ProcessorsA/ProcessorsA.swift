@@ -44,7 +44,10 @@ let benchmarks: @Sendable () -> Void = {
         "DefaultParameters (3 defaults)",
         DefaultParametersProcessor(defaultParameters: ["plan": "pro", "source": "app", "level": 3])
     )
-    register("DefaultPrefix (name and 2 keys)", DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp."))
+    register(
+        "DefaultPrefix (name and 2 keys)",
+        DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")
+    )
     register("Validation", ValidationProcessor())
     register("TestMode", TestModeProcessor(testMode: false))
     register("UserIdentifier (persisted default)", UserIdentifierProcessor())
