@@ -46,6 +46,36 @@ var defaultPluginModules: [Target.Dependency] = [
 
 // MARK: Processors, group A (PreviewFilter, DefaultParameters, DefaultPrefix, Validation, TestMode, UserIdentifier, AppInfo)
 
+/// One group A processor: the library `TelemetryKit<name>` in Plugins/Processors/<name>, and its tests.
+func groupAProcessor(_ name: String, extraTestDependencies: [Target.Dependency] = []) -> [Target] {
+    [
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"],
+            path: "Plugins/Processors/\(name)"
+        ),
+        .testTarget(
+            name: "TelemetryKit\(name)Tests",
+            dependencies: [
+                .target(name: "TelemetryKit\(name)"),
+                "TelemetryKit",
+                "TelemetryKitTesting",
+                "TelemetryKitInMemoryStorage",
+            ] + extraTestDependencies,
+            path: "Tests/TelemetryKit\(name)Tests"
+        ),
+    ]
+}
+
+targets += groupAProcessor("PreviewFilter")
+// The defaults are custom parameters: their tests check that DefaultPrefix then prefixes them.
+targets += groupAProcessor("DefaultParameters", extraTestDependencies: ["TelemetryKitDefaultPrefix"])
+targets += groupAProcessor("DefaultPrefix")
+targets += groupAProcessor("Validation")
+targets += groupAProcessor("TestMode")
+targets += groupAProcessor("UserIdentifier")
+targets += groupAProcessor("AppInfo")
+
 // (end of group A)
 
 // MARK: Processors, group B (SessionTracking)

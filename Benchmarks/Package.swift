@@ -13,6 +13,14 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
     "TelemetryKitDefaults",
+    // Processors, group A
+    "TelemetryKitPreviewFilter",
+    "TelemetryKitDefaultParameters",
+    "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation",
+    "TelemetryKitTestMode",
+    "TelemetryKitUserIdentifier",
+    "TelemetryKitAppInfo",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
