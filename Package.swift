@@ -54,6 +54,21 @@ var defaultPluginModules: [Target.Dependency] = [
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
 
+for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"] {
+    targets += [
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"],
+            path: "Plugins/Processors/\(name)"
+        ),
+        .testTarget(
+            name: "TelemetryKit\(name)Tests",
+            dependencies: ["TelemetryKit\(name)", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+            path: "Tests/TelemetryKit\(name)Tests"
+        ),
+    ]
+}
+
 // (end of group C)
 
 // MARK: - Storage (Plugins/Storage/<Name>)
