@@ -63,7 +63,9 @@ for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"]
         ),
         .testTarget(
             name: "TelemetryKit\(name)Tests",
-            dependencies: ["TelemetryKit\(name)", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+            dependencies: [
+                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            ],
             path: "Tests/TelemetryKit\(name)Tests"
         ),
     ]
