@@ -13,6 +13,11 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
     "TelemetryKitDefaults",
+    "TelemetryKitDevice",
+    "TelemetryKitLocale",
+    "TelemetryKitCalendar",
+    "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

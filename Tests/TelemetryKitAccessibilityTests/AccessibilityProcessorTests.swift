@@ -51,7 +51,10 @@ private let darkLarge = AccessibilitySnapshot(
     screenResolutionHeight: 932.0
 )
 
-private func payload(_ processor: AccessibilityProcessor, parameters: EventParameters = ["screen": "home"]) async throws
+private func payload(
+    _ processor: AccessibilityProcessor,
+    parameters: EventParameters = ["screen": "home"]
+) async throws
     -> [String: PayloadValue]
 {
     let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))
@@ -106,7 +109,11 @@ struct AccessibilityProcessorTests {
         let clock = ManualClock()
         let source = CountingSource(darkLarge)
         let processor = AccessibilityProcessor(clock: clock, snapshot: source.source)
-        await processor.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: FakeClientHandle(clock: clock))
+        await processor.start(
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger(),
+            emitter: FakeClientHandle(clock: clock)
+        )
         #expect(source.readings == 1)
 
         source.set(AccessibilitySnapshot(colorScheme: "Light"))
@@ -200,7 +207,11 @@ struct LinuxAccessibilityTests {
         let processor = AccessibilityProcessor()
         #expect(processor.isActive == false)
         #expect(AccessibilitySnapshot.isSystemSupported == false)
-        await processor.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: FakeClientHandle(clock: ManualClock()))
+        await processor.start(
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger(),
+            emitter: FakeClientHandle(clock: ManualClock())
+        )
         let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
         let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))
         let event = try await pipeline.process(input)

@@ -262,7 +262,11 @@ struct CalendarProcessorTests {
             finalizer: EventFinalizer(appID: "APP")
         )
         let result = try await pipeline.process(
-            EventInput("x", parameters: [CalendarProcessor.Keys.hourOfDay: 99], timestamp: Date(timeIntervalSince1970: 0))
+            EventInput(
+                "x",
+                parameters: [CalendarProcessor.Keys.hourOfDay: 99],
+                timestamp: Date(timeIntervalSince1970: 0)
+            )
         )
         #expect(result.payload[CalendarProcessor.Keys.hourOfDay] == .int(99))
         #expect(result.payload[CalendarProcessor.Keys.dayOfMonth] == .int(1))

@@ -192,7 +192,9 @@ struct RunningLinuxDeviceTests {
         let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)
         let versionLine = text?.split(separator: "\n").first { $0.hasPrefix("VERSION_ID=") }
         guard let versionLine else { return }  // no VERSION_ID: the kernel fallback is covered by fake roots
-        let versionID = versionLine.dropFirst("VERSION_ID=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        let versionID = versionLine.dropFirst("VERSION_ID=".count).trimmingCharacters(
+            in: CharacterSet(charactersIn: "\"'")
+        )
         guard versionID.allSatisfy({ $0.isNumber || $0 == "." }) else { return }
         #expect(DeviceInfo.current().systemVersion == "Linux \(versionID)")
     }

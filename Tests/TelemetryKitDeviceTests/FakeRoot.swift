@@ -5,7 +5,8 @@ struct FakeRoot {
     let path: String
 
     init(files: [String: Data] = [:], directories: [String] = []) throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("TelemetryKitDeviceTests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for directory in directories {

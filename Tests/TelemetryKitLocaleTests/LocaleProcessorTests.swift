@@ -3,7 +3,10 @@ import TelemetryKit
 import TelemetryKitLocale
 import Testing
 
-private func payload(_ processor: LocaleProcessor, parameters: EventParameters = [:]) async throws
+private func payload(
+    _ processor: LocaleProcessor,
+    parameters: EventParameters = [:]
+) async throws
     -> [String: PayloadValue]
 {
     let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))
@@ -91,7 +94,10 @@ struct LinuxLocaleEnvironmentTests {
         ["LANG": "C.UTF-8", "LANGUAGE": "pt_BR"],
     ])
     func noUsableEnvironmentFallsBackToTheLocale(environment: [String: String]) {
-        #expect(processor(environment).parameters == expected(locale: "fr_CA", language: "fr", preferred: "es", region: "CA"))
+        #expect(
+            processor(environment).parameters
+                == expected(locale: "fr_CA", language: "fr", preferred: "es", region: "CA")
+        )
     }
 
     @Test func modifiersEncodingsAndCaseAreNormalised() {
@@ -114,7 +120,10 @@ struct LinuxLocaleEnvironmentTests {
     }
 
     @Test func localeWithoutRegionLeavesRegionOut() {
-        #expect(processor(["LANG": "de.UTF-8"]).parameters == expected(locale: "de", language: "de", preferred: "de", region: nil))
+        #expect(
+            processor(["LANG": "de.UTF-8"]).parameters
+                == expected(locale: "de", language: "de", preferred: "de", region: nil)
+        )
     }
 
     @Test func bareSystemReportsTheDefaultLocale() {

@@ -30,7 +30,13 @@ private func trial(_ original: String, product: String = "pro.monthly") -> Updat
 }
 
 private func paid(_ id: String, original: String, product: String = "pro.monthly", revoked: Bool = false) -> Update {
-    Update(transactionID: id, originalTransactionID: original, productID: product, isFreeTrial: false, isRevoked: revoked)
+    Update(
+        transactionID: id,
+        originalTransactionID: original,
+        productID: product,
+        isFreeTrial: false,
+        isRevoked: revoked
+    )
 }
 
 /// A processor fed from a stream the test controls.
@@ -79,7 +85,11 @@ struct TrialConversionProcessorTests {
         #expect(event.skipsReservedPrefixValidation)
 
         // Renewals after the conversion are not conversions; a second subscription's is.
-        harness.send(paid("1002", original: "1000"), trial("2000", product: "pro.yearly"), paid("2001", original: "2000", product: "pro.yearly"))
+        harness.send(
+            paid("1002", original: "1000"),
+            trial("2000", product: "pro.yearly"),
+            paid("2001", original: "2000", product: "pro.yearly")
+        )
         let second = try await nextEmission(&emissions)
         #expect(second.parameters == ["TelemetryDeck.Purchase.productID": "pro.yearly"])
         #expect(emitter.events.count == 2)
@@ -117,7 +127,11 @@ struct TrialConversionProcessorTests {
         let firstEmitter = RecordingEmitter()
         var firstEmissions = firstEmitter.emissions.makeAsyncIterator()
         await firstRun.processor.start(storage: storage, logger: SilentLogger(), emitter: firstEmitter)
-        firstRun.send(trial("1000", product: "kept"), trial("9000", product: "marker"), paid("9001", original: "9000", product: "marker"))
+        firstRun.send(
+            trial("1000", product: "kept"),
+            trial("9000", product: "marker"),
+            paid("9001", original: "9000", product: "marker")
+        )
         _ = try await nextEmission(&firstEmissions)
         await firstRun.processor.stop()
 
@@ -154,7 +168,11 @@ struct TrialConversionProcessorTests {
 
     @Test func stopEndsListening() async throws {
         let harness = Harness()
-        await harness.processor.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: RecordingEmitter())
+        await harness.processor.start(
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger(),
+            emitter: RecordingEmitter()
+        )
         await harness.processor.stop()
         // The listener is gone, so the stream is terminated and takes nothing more.
         let result = harness.feed.yield(trial("1"))

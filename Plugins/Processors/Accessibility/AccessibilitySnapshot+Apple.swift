@@ -8,7 +8,9 @@ extension AccessibilitySnapshot {
         var snapshot = AccessibilitySnapshot(
             isBoldTextEnabled: UIAccessibility.isBoldTextEnabled,
             isReduceMotionEnabled: UIAccessibility.isReduceMotionEnabled,
-            preferredContentSizeCategory: contentSizeCategoryName(rawValue: traits.preferredContentSizeCategory.rawValue)
+            preferredContentSizeCategory: contentSizeCategoryName(
+                rawValue: traits.preferredContentSizeCategory.rawValue
+            )
         )
         switch traits.userInterfaceStyle {
         case .dark: snapshot.colorScheme = "Dark"

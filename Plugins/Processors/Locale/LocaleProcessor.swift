@@ -98,7 +98,8 @@ extension LocaleProcessor {
         )
     }
 
-    static func resolve(environment: [String: String], fallbackLocale: Locale, preferredLanguages: [String]) -> Resolved {
+    static func resolve(environment: [String: String], fallbackLocale: Locale, preferredLanguages: [String]) -> Resolved
+    {
         let configured = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         guard let configured, let name = POSIXLocaleName(configured) else {
             return resolve(locale: fallbackLocale, appLanguage: nil, preferredLanguages: preferredLanguages)

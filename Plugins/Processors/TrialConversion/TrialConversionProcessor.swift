@@ -1,9 +1,10 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import TelemetryKit
 
 /// Sends `TelemetryDeck.Purchase.convertedFromTrial` when a free trial turns into a paid
 /// subscription.
