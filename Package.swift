@@ -25,7 +25,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "TelemetryKitTesting",
-        dependencies: ["TelemetryKit"],
+        dependencies: ["TelemetryKit", "TelemetryKitInMemoryStorage"],
         path: "Modules/TelemetryKitTesting"
     ),
     .testTarget(
@@ -115,10 +115,19 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
+    // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
+    .executableTarget(
+        name: "TopLevelAwaitCheck",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/TopLevelAwaitCheck"
+    ),
 ]
+
+/// Executables that exist for tests only and are not products.
+let testOnlyExecutables: Set<String> = ["TopLevelAwaitCheck"]
 
 let package = Package(
     name: "TelemetryKit",
@@ -126,7 +135,8 @@ let package = Package(
     products: targets.compactMap { target -> Product? in
         switch target.type {
         case .regular: return .library(name: target.name, targets: [target.name])
-        case .executable: return .executable(name: target.name, targets: [target.name])
+        case .executable where !testOnlyExecutables.contains(target.name):
+            return .executable(name: target.name, targets: [target.name])
         default: return nil
         }
     },
