@@ -84,6 +84,23 @@ targets += groupAProcessor("AppInfo")
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
 
+for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"] {
+    targets += [
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"],
+            path: "Plugins/Processors/\(name)"
+        ),
+        .testTarget(
+            name: "TelemetryKit\(name)Tests",
+            dependencies: [
+                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            ],
+            path: "Tests/TelemetryKit\(name)Tests"
+        ),
+    ]
+}
+
 // (end of group C)
 
 // MARK: - Storage (Plugins/Storage/<Name>)

@@ -21,6 +21,11 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTestMode",
     "TelemetryKitUserIdentifier",
     "TelemetryKitAppInfo",
+    "TelemetryKitDevice",
+    "TelemetryKitLocale",
+    "TelemetryKitCalendar",
+    "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
