@@ -33,7 +33,8 @@ struct StorageDirectoryTests {
     }
 
     @Test func noHomeAndNoXDGDataHomeIsAnError() {
-        #expect(throws: FileStorageError.noDataDirectory(reason: "neither XDG_DATA_HOME nor HOME is an absolute path")) {
+        #expect(throws: FileStorageError.noDataDirectory(reason: "neither XDG_DATA_HOME nor HOME is an absolute path"))
+        {
             try StorageDirectory.xdgDataDirectory(appID: "APP", environment: [:], home: nil)
         }
     }

@@ -183,7 +183,10 @@ struct PlistProcessorStorageTests {
         ("empty file", []),
         ("binary header only", Array("bplist00".utf8)),
         ("array at the top", Array(#"<plist version="1.0"><array><string>a</string></array></plist>"#.utf8)),
-        ("unsupported value type", Array(#"<plist version="1.0"><dict><key>k</key><real>1.5</real></dict></plist>"#.utf8)),
+        (
+            "unsupported value type",
+            Array(#"<plist version="1.0"><dict><key>k</key><real>1.5</real></dict></plist>"#.utf8)
+        ),
     ]
 
     @Test(arguments: brokenContents.map(\.label))

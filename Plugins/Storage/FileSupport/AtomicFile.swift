@@ -62,7 +62,9 @@ enum AtomicFile {
         var descriptor: Int32? = fd
         do throws(SystemCallError) {
             // The umask may have cleared bits of `fileMode`; set it exactly.
-            if fchmod(fd, fileMode) != 0 { throw SystemCallError(operation: "fchmod", path: temporaryPath, code: errno) }
+            if fchmod(fd, fileMode) != 0 {
+                throw SystemCallError(operation: "fchmod", path: temporaryPath, code: errno)
+            }
             try writeAll(data, to: fd, path: temporaryPath)
             if fsync(fd) != 0 { throw SystemCallError(operation: "fsync", path: temporaryPath, code: errno) }
             descriptor = nil

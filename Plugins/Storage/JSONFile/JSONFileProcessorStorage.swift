@@ -60,7 +60,10 @@ public final class JSONFileProcessorStorage: ProcessorStorage {
         self.suiteName = suiteName
         self.appID = appID
         backing = try FileBackedProcessorStorage(
-            fileURL: resolvedDirectory.appendingPathComponent(suiteName + "." + format.fileExtension, isDirectory: false),
+            fileURL: resolvedDirectory.appendingPathComponent(
+                suiteName + "." + format.fileExtension,
+                isDirectory: false
+            ),
             format: format,
             logger: logger,
             writeDelay: writeDelay,
