@@ -113,6 +113,44 @@ targets += [
     )
 ]
 
+targets += [
+    .target(
+        name: "TelemetryKitFileStorageSupport",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Storage/FileSupport"
+    ),
+    .target(
+        name: "TelemetryKitPlistStorage",
+        dependencies: ["TelemetryKit", "TelemetryKitFileStorageSupport"],
+        path: "Plugins/Storage/Plist"
+    ),
+    .target(
+        name: "TelemetryKitJSONFileStorage",
+        dependencies: ["TelemetryKit", "TelemetryKitFileStorageSupport"],
+        path: "Plugins/Storage/JSONFile"
+    ),
+    .testTarget(
+        name: "TelemetryKitInMemoryStorageTests",
+        dependencies: ["TelemetryKitInMemoryStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitInMemoryStorageTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitFileStorageSupportTests",
+        dependencies: ["TelemetryKitFileStorageSupport", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitFileStorageSupportTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitPlistStorageTests",
+        dependencies: ["TelemetryKitPlistStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitPlistStorageTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitJSONFileStorageTests",
+        dependencies: ["TelemetryKitJSONFileStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitJSONFileStorageTests"
+    ),
+]
+
 // (end of storage)
 
 // MARK: - Caches (Plugins/Caches/<Name>)

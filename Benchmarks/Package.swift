@@ -12,6 +12,8 @@ let telemetryKitProducts: [String] = [
     "TelemetryKit",
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
+    "TelemetryKitPlistStorage",
+    "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",
     // Processors, group A
     "TelemetryKitPreviewFilter",
