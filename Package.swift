@@ -165,6 +165,40 @@ targets += [
 
 // (end of transformations)
 
+// MARK: - JavaScript transformer (Plugins/Transformations/JavaScript)
+
+// JavaScriptCore's C API: the system framework on Apple platforms (none on watchOS, where the
+// transformer passes events unchanged); on Linux Debian's WebKitGTK build
+// (libjavascriptcoregtk-4.0-dev) through a system-library target.
+targets += [
+    .systemLibrary(
+        name: "CJavaScriptCore",
+        path: "Plugins/Transformations/CJavaScriptCore",
+        pkgConfig: "javascriptcoregtk-4.0",
+        providers: [.apt(["libjavascriptcoregtk-4.0-dev"])]
+    ),
+    .target(
+        name: "TelemetryKitJavaScript",
+        dependencies: [
+            "TelemetryKit",
+            .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux])),
+        ],
+        path: "Plugins/Transformations/JavaScript",
+        linkerSettings: [
+            .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst]))
+        ]
+    ),
+    .testTarget(
+        name: "TelemetryKitJavaScriptTests",
+        dependencies: [
+            "TelemetryKitJavaScript", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+        ],
+        path: "Tests/TelemetryKitJavaScriptTests"
+    ),
+]
+
+// (end of javascript)
+
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
 // IssueReporting (xctest-dynamic-overlay) is not trait-gated: `AnalyticsClient.test` and
