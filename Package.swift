@@ -227,6 +227,14 @@ targets += [
 
 // MARK: - Assembly
 
+defaultPluginModules += [
+    "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
+    "TelemetryKitDevice",
+    "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage",
+]
+
 targets += [
     .target(
         name: "TelemetryKitDefaults",
