@@ -145,7 +145,9 @@ struct SessionLifecycleTests {
 
         #expect(launch.processor.currentSessionID != firstSession)
         #expect(
-            launch.emitter.sentNames == [Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent]
+            launch.emitter.sentNames == [
+                Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent,
+            ]
         )
         let event = try await launch.event()
         #expect(event.sessionID == launch.processor.currentSessionID.uuidString)
