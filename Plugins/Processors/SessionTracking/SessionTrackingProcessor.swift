@@ -34,6 +34,10 @@ public import Foundation
 /// orderly shutdown. Calendar days are counted in the local time zone (or a fixed UTC
 /// offset given to `init`).
 ///
+/// Events belong to the session that is current when they are processed. Session events
+/// sent on a lifecycle signal are queued behind the work the signal caused, without
+/// blocking the signal's sender. Events processed before `start` get only the session id.
+///
 /// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
 /// treated as a new install.
 public final class SessionTrackingProcessor: EventProcessor {
