@@ -95,6 +95,58 @@ targets += [
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
+// IssueReporting (xctest-dynamic-overlay) is not trait-gated: `AnalyticsClient.test` and
+// `expect(_:)` are part of TelemetryKitComposable and report through it under Swift Testing
+// and XCTest alike. swift-dependencies and swift-log are fetched only with their traits.
+dependencies += [
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitComposable",
+        dependencies: [
+            "TelemetryKit",
+            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+        ],
+        path: "Plugins/Composable"
+    ),
+    .testTarget(
+        name: "TelemetryKitComposableTests",
+        dependencies: [
+            "TelemetryKitComposable",
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
+            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+        ],
+        path: "Tests/TelemetryKitComposableTests"
+    ),
+    .target(
+        name: "TelemetryKitSwiftLog",
+        dependencies: [
+            "TelemetryKit",
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        ],
+        path: "Plugins/SwiftLog"
+    ),
+    .testTarget(
+        name: "TelemetryKitSwiftLogTests",
+        dependencies: [
+            "TelemetryKitSwiftLog",
+            "TelemetryKit",
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        ],
+        path: "Tests/TelemetryKitSwiftLogTests"
+    ),
+]
+
 // (end of composable analytics and bridges)
 
 // MARK: - Tools (trait Tools: collector, CLI)
@@ -111,10 +163,19 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
+    // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
+    .executableTarget(
+        name: "TopLevelAwaitCheck",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/TopLevelAwaitCheck"
+    ),
 ]
+
+/// Executables that exist for tests only and are not products.
+let testOnlyExecutables: Set<String> = ["TopLevelAwaitCheck"]
 
 let package = Package(
     name: "TelemetryKit",
@@ -122,7 +183,8 @@ let package = Package(
     products: targets.compactMap { target -> Product? in
         switch target.type {
         case .regular: return .library(name: target.name, targets: [target.name])
-        case .executable: return .executable(name: target.name, targets: [target.name])
+        case .executable where !testOnlyExecutables.contains(target.name):
+            return .executable(name: target.name, targets: [target.name])
         default: return nil
         }
     },
