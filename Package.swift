@@ -80,6 +80,19 @@ targets += groupAProcessor("AppInfo")
 
 // MARK: Processors, group B (SessionTracking)
 
+targets += [
+    .target(
+        name: "TelemetryKitSessionTracking",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Processors/SessionTracking"
+    ),
+    .testTarget(
+        name: "TelemetryKitSessionTrackingTests",
+        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitSessionTrackingTests"
+    ),
+]
+
 // (end of group B)
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)

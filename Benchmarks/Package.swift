@@ -28,6 +28,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitCalendar",
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
+    "TelemetryKitSessionTracking",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
