@@ -259,6 +259,11 @@ targets += [
         dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/IntegrationTests"
+    ),
     // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
     .executableTarget(
         name: "TopLevelAwaitCheck",
