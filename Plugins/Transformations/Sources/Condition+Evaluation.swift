@@ -66,6 +66,11 @@ public struct NonNumericValueError: Error, Sendable, Hashable, CustomStringConve
     /// The variable's value.
     public var value: PayloadValue
 
+    public init(condition: Condition, value: PayloadValue) {
+        self.condition = condition
+        self.value = value
+    }
+
     public var description: String {
         "operator '\(condition.operator.rawValue)' needs a number, but '\(condition.variable)' is '\(value.stringValue)'"
     }
