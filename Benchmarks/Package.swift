@@ -13,6 +13,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
     "TelemetryKitDefaults",
+    "TelemetryKitTransformations",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
