@@ -78,6 +78,12 @@ let operatorCases: [OperatorCase] = [
     OperatorCase(.containsIgnoreCase, "Hello", "hELL", true),
     OperatorCase(.containsIgnoreCase, "abc", "d", false),
     OperatorCase(.containsIgnoreCase, nil, "a", false),
+    // non-ASCII and CR LF take the Unicode path: "\r\n" is one Character
+    OperatorCase(.containsIgnoreCase, "Zürich", "ÜRI", true),
+    OperatorCase(.equalsIgnoreCase, "ÄRGER", "ärger", true),
+    OperatorCase(.contains, "a\r\nb", "\n", false),
+    OperatorCase(.endsWith, "a\r\nb", "\nb", false),
+    OperatorCase(.contains, "abc", "", true),
     OperatorCase(.doesNotContain, "abc", "d", true),
     OperatorCase(.doesNotContain, "abc", "b", false),
     OperatorCase(.doesNotContain, "ABC", "b", true),

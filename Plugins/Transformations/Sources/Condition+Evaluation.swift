@@ -44,8 +44,18 @@ extension Rule where Item == Condition {
     /// - Throws: ``NonNumericValueError`` when a numeric condition it reaches meets a
     ///   variable that is not a number.
     public func isMet(by event: Event) throws(NonNumericValueError) -> Bool {
-        try evaluate { (condition: Condition) throws(NonNumericValueError) -> Bool in
-            try condition.isMet(by: event)
+        // A direct recursion rather than `evaluate(_:)`: no closure, no generic dispatch.
+        switch self {
+        case .just(let condition):
+            return try condition.isMet(by: event)
+        case .and(let children):
+            for child in children where try !child.isMet(by: event) { return false }
+            return true
+        case .or(let children):
+            for child in children where try child.isMet(by: event) { return true }
+            return false
+        case .not(let child):
+            return try !child.isMet(by: event)
         }
     }
 
@@ -83,16 +93,9 @@ extension Condition {
         case greater, greaterOrEqual, less, lessOrEqual
     }
 
-    /// A string comparison with its filter prepared once (lowercased, parsed as a number).
+    /// A string comparison with its filter prepared once (folded, parsed as a number).
     struct TextTest: Sendable {
-        enum Kind: Sendable {
-            case equals, contains, prefix, suffix
-        }
-
-        let kind: Kind
-        /// The filter, lowercased when `ignoreCase`.
-        let filter: String
-        let ignoreCase: Bool
+        let pattern: StringMatching.Pattern
         let negated: Bool
         /// The filter as a number, for `equals` only.
         let number: Double?
@@ -100,17 +103,15 @@ extension Condition {
         let integer: Int64?
 
         func holds(for value: PayloadValue) -> Bool {
-            if kind == .equals, let number {
+            if let number {
                 if let integer, case .int(let valueInteger) = value { return (valueInteger == integer) != negated }
                 if let valueNumber = NumberParsing.number(value) { return (valueNumber == number) != negated }
             }
-            let string = ignoreCase ? value.stringValue.lowercased() : value.stringValue
             let result: Bool
-            switch kind {
-            case .equals: result = string == filter
-            case .contains: result = string.contains(filter)
-            case .prefix: result = string.hasPrefix(filter)
-            case .suffix: result = string.hasSuffix(filter)
+            if case .string(let string) = value {
+                result = pattern.matches(string)
+            } else {
+                result = pattern.matches(value.stringValue)
             }
             return result != negated
         }
@@ -173,7 +174,7 @@ extension Condition {
 
         /// The test for a string operator (any operator but presence, numeric and regex).
         static func text(_ op: Operator, _ filter: String) -> Test {
-            let kind: TextTest.Kind
+            let kind: StringMatching.Kind
             var ignoreCase = false
             var negated = false
             switch op {
@@ -197,9 +198,7 @@ extension Condition {
             let number = kind == .equals ? NumberParsing.number(filter) : nil
             return .text(
                 TextTest(
-                    kind: kind,
-                    filter: ignoreCase ? filter.lowercased() : filter,
-                    ignoreCase: ignoreCase,
+                    pattern: StringMatching.Pattern(kind: kind, filter: filter, ignoreCase: ignoreCase),
                     negated: negated,
                     number: number,
                     integer: number == nil ? nil : Int64(filter)

@@ -9,6 +9,7 @@ public import TelemetryKit
 public struct Transformation: EventTransformation {
     /// The settings it was made from.
     public let settings: TransformationSettings
+    private let conditions: Rule<Condition>?
     private let body: any PreparedTransformer
     private let logger: any Logging
     /// Keys of the undecidable conditions already reported, so each is logged once.
@@ -25,6 +26,7 @@ public struct Transformation: EventTransformation {
 
     init(settings: TransformationSettings, body: any PreparedTransformer, logger: any Logging) {
         self.settings = settings
+        self.conditions = settings.conditions
         self.body = body
         self.logger = logger
         self.reported = Locked([])
@@ -36,7 +38,7 @@ public struct Transformation: EventTransformation {
 
     public func transform(_ event: Event, destination: String?) async -> Event? {
         let point = TransformationPoint(destination: destination)
-        guard let conditions = settings.conditions else {
+        guard let conditions else {
             return await body.apply(to: event, at: point)
         }
         let isMet: Bool

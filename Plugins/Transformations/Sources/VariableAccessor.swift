@@ -13,24 +13,24 @@ public struct VariableAccessor: Sendable, Hashable, ExpressibleByStringLiteral, 
     public static let eventName = "event_name"
 
     /// The payload key (or ``eventName``).
-    public var key: String
+    public let key: String
+    /// Whether this variable addresses the event's name (computed once: it is read per event).
+    public let isEventName: Bool
 
     /// A variable for `key`.
     public init(key: String) {
         self.key = key
+        self.isEventName = key == VariableAccessor.eventName
     }
 
     public init(stringLiteral value: String) {
-        self.key = value
+        self.init(key: value)
     }
 
     /// A variable for `key`.
     public static func key(_ key: String) -> VariableAccessor {
         VariableAccessor(key: key)
     }
-
-    /// Whether this variable addresses the event's name.
-    public var isEventName: Bool { key == VariableAccessor.eventName }
 
     public var description: String { key }
 }
@@ -39,14 +39,14 @@ extension Event {
     /// The value `variable` addresses, or nil when the event has none.
     @inlinable
     public func value(for variable: VariableAccessor) -> PayloadValue? {
-        if variable.key == VariableAccessor.eventName { return .string(type) }
+        if variable.isEventName { return .string(type) }
         return payload[variable.key]
     }
 
     /// Sets the value `variable` addresses; the event's name takes the value's string form.
     @inlinable
     public mutating func setValue(_ value: PayloadValue, for variable: VariableAccessor) {
-        if variable.key == VariableAccessor.eventName {
+        if variable.isEventName {
             type = value.stringValue
         } else {
             payload[variable.key] = value
