@@ -31,6 +31,13 @@ func tenConditionalTransformations() -> TransformationConfiguration {
     return config
 }
 
+/// A transformation that returns the event unchanged: the floor of the protocol's cost.
+struct PassThrough: EventTransformation {
+    let id: String
+    var scope: TransformationScope { .afterProcessors }
+    func transform(_ event: Event, destination: String?) async -> Event? { event }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
@@ -56,6 +63,18 @@ let benchmarks: @Sendable () -> Void = {
         let transformations = tenConditionalTransformations()
             .transformations(storage: storage, logger: SilentLogger())
             .ordered(for: nil)
+        for _ in benchmark.scaledIterations {
+            var current = event
+            for transformation in transformations {
+                guard let next = await transformation.transform(current, destination: nil) else { break }
+                current = next
+            }
+            blackHole(current)
+        }
+    }
+
+    Benchmark("Transformations, 10 pass-through (protocol floor)") { benchmark in
+        let transformations: [any EventTransformation] = (0..<10).map { PassThrough(id: "p\($0)") }
         for _ in benchmark.scaledIterations {
             var current = event
             for transformation in transformations {

@@ -22,19 +22,21 @@ enum BuiltInTransformers {
         _ kind: Kind,
         settings: TransformationSettings,
         context: TransformerContext
-    ) throws(TransformationSettingsError) -> any PreparedTransformer {
+    ) throws(TransformationSettingsError) -> TransformationBody {
         let reader = configurationReader(settings)
         switch kind {
         case .setDataValues:
-            return SetDataValuesTransformer(plan: try SetDataValuesTransformer.Plan(reader: reader))
+            return .setDataValues(SetDataValuesTransformer(plan: try SetDataValuesTransformer.Plan(reader: reader)))
         case .persistDataValue:
-            return PersistDataValueTransformer(
-                plan: try PersistDataValueTransformer.Plan(reader: reader),
-                transformationID: settings.id,
-                context: context
+            return .persistDataValue(
+                PersistDataValueTransformer(
+                    plan: try PersistDataValueTransformer.Plan(reader: reader),
+                    transformationID: settings.id,
+                    context: context
+                )
             )
         case .lowercase:
-            return LowercaseTransformer(plan: try LowercaseTransformer.Plan(reader: reader))
+            return .lowercase(LowercaseTransformer(plan: try LowercaseTransformer.Plan(reader: reader)))
         }
     }
 

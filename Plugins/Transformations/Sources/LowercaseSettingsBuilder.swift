@@ -47,7 +47,7 @@ public struct LowercaseSettingsBuilder: TransformationSettingsBuilder {
 }
 
 /// Runs `Lowercase` transformations.
-struct LowercaseTransformer: PreparedTransformer {
+struct LowercaseTransformer: Sendable {
     enum Plan: Sendable, Hashable {
         case allValues
         case variables([VariableAccessor])
@@ -72,8 +72,7 @@ struct LowercaseTransformer: PreparedTransformer {
 
     let plan: Plan
 
-    func apply(to event: Event, at point: TransformationPoint) async -> Event? {
-        var event = event
+    func apply(to event: inout Event) {
         switch plan {
         case .allValues:
             for (key, value) in event.payload {
@@ -87,6 +86,5 @@ struct LowercaseTransformer: PreparedTransformer {
                 event.setValue(.string(string.lowercased()), for: variable)
             }
         }
-        return event
     }
 }

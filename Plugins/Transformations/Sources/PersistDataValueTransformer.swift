@@ -10,7 +10,7 @@ import TelemetryKit
 /// The persisted entry is read from storage once, then kept in memory; changes are written
 /// through. Concurrent writers (one transformation in several destination scopes) store the
 /// same value for the same event; otherwise the last write wins.
-final class PersistDataValueTransformer: PreparedTransformer {
+final class PersistDataValueTransformer: Sendable {
     enum Source: Sendable, Hashable {
         case variable(VariableAccessor)
         case constant(PayloadValue)
@@ -103,7 +103,7 @@ final class PersistDataValueTransformer: PreparedTransformer {
         self.clock = context.clock
     }
 
-    func apply(to event: Event, at point: TransformationPoint) async -> Event? {
+    func apply(to event: Event) async -> Event {
         await loadIfNeeded()
         let newValue: PayloadValue?
         switch plan.source {
@@ -130,7 +130,8 @@ final class PersistDataValueTransformer: PreparedTransformer {
         return inject(current, into: event)
     }
 
-    func bypass(_ event: Event, at point: TransformationPoint) async -> Event? {
+    /// Runs when the conditions are not met: injects the value if it has not expired.
+    func bypass(_ event: Event) async -> Event {
         await loadIfNeeded()
         let now = clock.now
         let (current, expired) = state.withLock { state -> (Entry?, Bool) in

@@ -58,7 +58,7 @@ extension VariableAccessor {
 }
 
 /// Runs `SetDataValues` transformations.
-struct SetDataValuesTransformer: PreparedTransformer {
+struct SetDataValuesTransformer: Sendable {
     enum Operation: Sendable, Hashable {
         case copy(from: VariableAccessor, to: VariableAccessor)
         case constant(PayloadValue, to: VariableAccessor)
@@ -92,8 +92,7 @@ struct SetDataValuesTransformer: PreparedTransformer {
 
     let plan: Plan
 
-    func apply(to event: Event, at point: TransformationPoint) async -> Event? {
-        var event = event
+    func apply(to event: inout Event) {
         for operation in plan.operations {
             switch operation {
             case .copy(let source, let target):
@@ -102,6 +101,5 @@ struct SetDataValuesTransformer: PreparedTransformer {
                 event.setValue(value, for: target)
             }
         }
-        return event
     }
 }

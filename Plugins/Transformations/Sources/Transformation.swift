@@ -10,7 +10,7 @@ public struct Transformation: EventTransformation {
     /// The settings it was made from.
     public let settings: TransformationSettings
     private let conditions: Rule<Condition>?
-    private let body: any PreparedTransformer
+    private let body: TransformationBody
     private let logger: any Logging
     /// Keys of the undecidable conditions already reported, so each is logged once.
     private let reported: Locked<Set<String>>
@@ -19,12 +19,12 @@ public struct Transformation: EventTransformation {
     public init(settings: TransformationSettings, transformer: any Transformer, logger: any Logging) {
         self.init(
             settings: settings,
-            body: CustomPreparedTransformer(transformer: transformer, settings: settings),
+            body: .custom(transformer, settings),
             logger: logger
         )
     }
 
-    init(settings: TransformationSettings, body: any PreparedTransformer, logger: any Logging) {
+    init(settings: TransformationSettings, body: TransformationBody, logger: any Logging) {
         self.settings = settings
         self.conditions = settings.conditions
         self.body = body
@@ -37,18 +37,33 @@ public struct Transformation: EventTransformation {
     public var scope: TransformationScope { settings.scope }
 
     public func transform(_ event: Event, destination: String?) async -> Event? {
-        let point = TransformationPoint(destination: destination)
-        guard let conditions else {
-            return await body.apply(to: event, at: point)
+        if let conditions {
+            let isMet: Bool
+            do {
+                isMet = try conditions.isMet(by: event)
+            } catch {
+                report(error, eventName: event.type)
+                isMet = false
+            }
+            if !isMet {
+                if case .persistDataValue(let transformer) = body { return await transformer.bypass(event) }
+                return event
+            }
         }
-        let isMet: Bool
-        do {
-            isMet = try conditions.isMet(by: event)
-        } catch {
-            report(error, eventName: event.type)
-            return await body.bypass(event, at: point)
+        switch body {
+        case .setDataValues(let transformer):
+            var event = event
+            transformer.apply(to: &event)
+            return event
+        case .lowercase(let transformer):
+            var event = event
+            transformer.apply(to: &event)
+            return event
+        case .persistDataValue(let transformer):
+            return await transformer.apply(to: event)
+        case .custom(let transformer, let settings):
+            return await transformer.apply(settings, to: event, scope: TransformationPoint(destination: destination))
         }
-        return isMet ? await body.apply(to: event, at: point) : await body.bypass(event, at: point)
     }
 
     private func report(_ error: NonNumericValueError, eventName: String) {

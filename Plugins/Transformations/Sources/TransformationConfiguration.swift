@@ -117,7 +117,7 @@ public struct TransformationConfiguration: Sendable {
                 )
                 continue
             }
-            let body: any PreparedTransformer
+            let body: TransformationBody
             switch registered {
             case .builtIn(let kind):
                 do {
@@ -127,11 +127,11 @@ public struct TransformationConfiguration: Sendable {
                     continue
                 }
             case .instance(let transformer):
-                body = CustomPreparedTransformer(transformer: transformer, settings: entry)
+                body = .custom(transformer, entry)
             case .factory(let factory):
                 let transformer = made[entry.transformerID] ?? factory(context)
                 made[entry.transformerID] = transformer
-                body = CustomPreparedTransformer(transformer: transformer, settings: entry)
+                body = .custom(transformer, entry)
             }
             result.append(Transformation(settings: entry, body: body, logger: logger))
         }

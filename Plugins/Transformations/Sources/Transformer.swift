@@ -46,26 +46,13 @@ public struct TransformerContext: Sendable {
     }
 }
 
-/// A transformation bound to its settings, with its configuration parsed once.
-protocol PreparedTransformer: Sendable {
-    /// Runs when the conditions are met.
-    func apply(to event: Event, at point: TransformationPoint) async -> Event?
-    /// Runs instead of `apply` when the conditions are not met (or cannot be decided).
-    func bypass(_ event: Event, at point: TransformationPoint) async -> Event?
-}
-
-extension PreparedTransformer {
-    func bypass(_ event: Event, at point: TransformationPoint) async -> Event? {
-        event
-    }
-}
-
-/// A custom ``Transformer`` bound to one settings entry.
-struct CustomPreparedTransformer: PreparedTransformer {
-    let transformer: any Transformer
-    let settings: TransformationSettings
-
-    func apply(to event: Event, at point: TransformationPoint) async -> Event? {
-        await transformer.apply(settings, to: event, scope: point)
-    }
+/// A transformation's work, bound to its settings, with its configuration parsed once.
+///
+/// An enum rather than a protocol so that the built-in synchronous transformers run without
+/// an existential async call per event.
+enum TransformationBody: Sendable {
+    case setDataValues(SetDataValuesTransformer)
+    case lowercase(LowercaseTransformer)
+    case persistDataValue(PersistDataValueTransformer)
+    case custom(any Transformer, TransformationSettings)
 }
