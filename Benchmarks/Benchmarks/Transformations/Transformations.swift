@@ -4,7 +4,7 @@ import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitTransformations
 
-/// Ten conditional transformations: half of the conditions hold for the benchmark event.
+/// Ten conditional transformations: five hold for `purchase` below, one for `screen`.
 func tenConditionalTransformations() -> TransformationConfiguration {
     var config = TransformationConfiguration()
     let conditions: [Rule<Condition>] = [
@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2)
     )
 
-    let event = Event(
+    let purchase = Event(
         appID: "BENCH-APP",
         type: "Purchase",
         clientUser: String(repeating: "a", count: 64),
@@ -58,25 +58,38 @@ let benchmarks: @Sendable () -> Void = {
         ]
     )
     let storage = InMemoryProcessorStorage()
+    let screen = Event(
+        appID: "BENCH-APP",
+        type: "Screen.shown",
+        clientUser: String(repeating: "a", count: 64),
+        sessionID: UUID().uuidString,
+        receivedAt: Date(),
+        payload: [
+            "total": 5, "items": 3, "currency": "EUR", "screen": "checkout", "email": "ada@example.com",
+            "plan": "free", "TelemetryDeck.Device.platform": "Linux",
+        ]
+    )
 
-    Benchmark("Transformations, 10 conditional after processors") { benchmark in
-        let transformations = tenConditionalTransformations()
-            .transformations(storage: storage, logger: SilentLogger())
-            .ordered(for: nil)
-        for _ in benchmark.scaledIterations {
-            var current = event
-            for transformation in transformations {
-                guard let next = await transformation.transform(current, destination: nil) else { break }
-                current = next
+    for (label, event) in [("5 of 10 apply", purchase), ("1 of 10 applies", screen)] {
+        Benchmark("Transformations, 10 conditional after processors, \(label)") { benchmark in
+            let transformations = tenConditionalTransformations()
+                .transformations(storage: storage, logger: SilentLogger())
+                .ordered(for: nil)
+            for _ in benchmark.scaledIterations {
+                var current = event
+                for transformation in transformations {
+                    guard let next = await transformation.transform(current, destination: nil) else { break }
+                    current = next
+                }
+                blackHole(current)
             }
-            blackHole(current)
         }
     }
 
     Benchmark("Transformations, 10 pass-through (protocol floor)") { benchmark in
         let transformations: [any EventTransformation] = (0..<10).map { PassThrough(id: "p\($0)") }
         for _ in benchmark.scaledIterations {
-            var current = event
+            var current = purchase
             for transformation in transformations {
                 guard let next = await transformation.transform(current, destination: nil) else { break }
                 current = next
@@ -89,7 +102,7 @@ let benchmarks: @Sendable () -> Void = {
         let rules = tenConditionalTransformations().settings.compactMap(\.conditions)
         for _ in benchmark.scaledIterations {
             var met = 0
-            for rule in rules where (try? rule.isMet(by: event)) == true { met += 1 }
+            for rule in rules where (try? rule.isMet(by: purchase)) == true { met += 1 }
             blackHole(met)
         }
     }
@@ -99,7 +112,7 @@ let benchmarks: @Sendable () -> Void = {
         config.setTransformation(LowercaseSettingsBuilder(id: "normalize").lowercaseAllVariables())
         let transformations = config.transformations(storage: storage, logger: SilentLogger()).ordered(for: nil)
         for _ in benchmark.scaledIterations {
-            var current = event
+            var current = purchase
             for transformation in transformations {
                 guard let next = await transformation.transform(current, destination: nil) else { break }
                 current = next

@@ -6,8 +6,8 @@ extension Condition {
     /// - Throws: ``NonNumericValueError`` when a numeric operator meets a variable that is not
     ///   a number; the transformation then skips the event.
     public func isMet(by event: Event) throws(NonNumericValueError) -> Bool {
-        let value = event.value(for: variable)
-        switch test {
+        let value = event.value(for: storage.variable)
+        switch storage.test {
         case .defined:
             return value != nil
         case .notDefined:
@@ -94,13 +94,20 @@ extension Condition {
     }
 
     /// A string comparison with its filter prepared once (folded, parsed as a number).
-    struct TextTest: Sendable {
+    final class TextTest: Sendable {
         let pattern: StringMatching.Pattern
         let negated: Bool
         /// The filter as a number, for `equals` only.
         let number: Double?
         /// The filter as an integer, so that large integers compare exactly.
         let integer: Int64?
+
+        init(pattern: StringMatching.Pattern, negated: Bool, number: Double?, integer: Int64?) {
+            self.pattern = pattern
+            self.negated = negated
+            self.number = number
+            self.integer = integer
+        }
 
         func holds(for value: PayloadValue) -> Bool {
             if let number {

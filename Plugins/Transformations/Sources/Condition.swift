@@ -19,31 +19,46 @@ import TelemetryKit
 /// Filters are checked when the condition is made: a numeric operator needs a number, a
 /// regular expression must compile, every operator but the four presence tests needs a filter.
 public struct Condition: Sendable, Hashable, CustomStringConvertible {
-    /// The variable tested.
-    public let variable: VariableAccessor
-    /// The test applied.
-    public let `operator`: Operator
-    /// The value the variable is compared with (nil for the presence tests).
-    public let filter: String?
+    /// The parts, in one immutable object: conditions are copied on every evaluation of a
+    /// rule, and one reference is cheaper to copy than the parts.
+    final class Storage: Sendable {
+        let variable: VariableAccessor
+        let `operator`: Operator
+        let filter: String?
+        let test: Test
 
-    let test: Test
+        init(variable: VariableAccessor, operator: Operator, filter: String?, test: Test) {
+            self.variable = variable
+            self.operator = `operator`
+            self.filter = filter
+            self.test = test
+        }
+    }
+
+    let storage: Storage
+
+    /// The variable tested.
+    public var variable: VariableAccessor { storage.variable }
+    /// The test applied.
+    public var `operator`: Operator { storage.operator }
+    /// The value the variable is compared with (nil for the presence tests).
+    public var filter: String? { storage.filter }
 
     /// A condition from its parts, as in the JSON form.
     ///
     /// - Throws: ``ConditionError`` when `filter` is missing, is not a number for a numeric
     ///   operator, or is not a valid regular expression.
     public init(variable: VariableAccessor, operator: Operator, filter: String? = nil) throws(ConditionError) {
-        self.variable = variable
-        self.operator = `operator`
-        self.filter = `operator`.requiresFilter ? filter : nil
-        self.test = try Test(operator: `operator`, filter: filter)
+        storage = Storage(
+            variable: variable,
+            operator: `operator`,
+            filter: `operator`.requiresFilter ? filter : nil,
+            test: try Test(operator: `operator`, filter: filter)
+        )
     }
 
     private init(variable: VariableAccessor, operator: Operator, filter: String?, test: Test) {
-        self.variable = variable
-        self.operator = `operator`
-        self.filter = filter
-        self.test = test
+        storage = Storage(variable: variable, operator: `operator`, filter: filter, test: test)
     }
 
     public static func == (lhs: Condition, rhs: Condition) -> Bool {
