@@ -89,7 +89,9 @@ import Testing
             await harness.client.send(name)
         }
         await harness.client.flush()
-        let segments = harness.spy.deliveredEvents.map { "\($0.type)=\($0.payload["user_segment"]?.stringValue ?? "-")" }
+        let segments = harness.spy.deliveredEvents.map {
+            "\($0.type)=\($0.payload["user_segment"]?.stringValue ?? "-")"
+        }
         #expect(segments == ["purchase=high_value", "Screen.shown=-", "PURCHASE=high_value", "purchase.refunded=-"])
     }
 

@@ -57,7 +57,8 @@ struct ClockStampTransformer: Transformer {
 }
 
 @Suite struct ConfigurationTests {
-    func trail(_ id: String, scope: TransformationScope = .afterProcessors, order: Int? = nil) -> TransformationSettings {
+    func trail(_ id: String, scope: TransformationScope = .afterProcessors, order: Int? = nil) -> TransformationSettings
+    {
         TransformationSettings(id: id, transformerID: "Trail", scope: scope, order: order)
     }
 
@@ -148,8 +149,12 @@ struct ClockStampTransformer: Transformer {
 
     @Test func nilDropsTheEventForThatScopeOnly() async {
         var config = TransformationConfiguration(transformers: [DropTransformer()])
-        config.setTransformation(TransformationSettings(id: "drop-a", transformerID: "Drop", scope: .destinations(["A"])))
-        config.setTransformation(SetDataValuesSettingsBuilder(id: "tag").setConstant(1, to: "seen").setScope(.allDestinations))
+        config.setTransformation(
+            TransformationSettings(id: "drop-a", transformerID: "Drop", scope: .destinations(["A"]))
+        )
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "tag").setConstant(1, to: "seen").setScope(.allDestinations)
+        )
         let transformations = makeTransformations(config)
         let event = makeEvent()
         #expect(await run(transformations, on: event, destination: "A") == nil)
@@ -168,7 +173,11 @@ struct ClockStampTransformer: Transformer {
         let transformations = makeTransformations(config, logger: logger)
         #expect(await run(transformations, on: makeEvent(payload: ["amount": "lots"]))?.payload == ["amount": "lots"])
         #expect(await run(transformations, on: makeEvent(payload: ["amount": "many"]))?.payload == ["amount": "many"])
-        #expect(await run(transformations, on: makeEvent(payload: ["amount": 150]))?.payload == ["amount": 150, "big": true])
+        #expect(
+            await run(transformations, on: makeEvent(payload: ["amount": 150]))?.payload == [
+                "amount": 150, "big": true,
+            ]
+        )
         #expect(await run(transformations, on: makeEvent(payload: ["amount": 50]))?.payload == ["amount": 50])
         #expect(logger.warnings.count == 1)
         #expect(logger.warnings.first?.contains("'big-spender' skipped") == true)
@@ -177,14 +186,24 @@ struct ClockStampTransformer: Transformer {
 
     @Test func scopesSelectWhereTransformationsRun() async {
         var config = TransformationConfiguration()
-        config.setTransformation(SetDataValuesSettingsBuilder(id: "only-a").setConstant("a", to: "only_a").setScope(.destinations(["A"])))
-        config.setTransformation(SetDataValuesSettingsBuilder(id: "all").setConstant("all", to: "every").setScope(.allDestinations))
-        config.setTransformation(SetDataValuesSettingsBuilder(id: "cache").setConstant("c", to: "cached").setScope(.afterProcessors))
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "only-a").setConstant("a", to: "only_a").setScope(.destinations(["A"]))
+        )
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "all").setConstant("all", to: "every").setScope(.allDestinations)
+        )
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "cache").setConstant("c", to: "cached").setScope(.afterProcessors)
+        )
         let transformations = makeTransformations(config)
         let cached = await run(transformations, on: makeEvent())
         #expect(cached?.payload == ["cached": "c"])
         guard let cached else { return }
-        #expect(await run(transformations, on: cached, destination: "A")?.payload == ["cached": "c", "only_a": "a", "every": "all"])
+        #expect(
+            await run(transformations, on: cached, destination: "A")?.payload == [
+                "cached": "c", "only_a": "a", "every": "all",
+            ]
+        )
         #expect(await run(transformations, on: cached, destination: "B")?.payload == ["cached": "c", "every": "all"])
     }
 

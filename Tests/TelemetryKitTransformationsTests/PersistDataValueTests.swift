@@ -35,7 +35,11 @@ import Foundation
         config.transformations(storage: storage, logger: logger, clock: clock)
     }
 
-    func plan(_ transformations: [any EventTransformation], _ name: String, session: String? = "S1") async
+    func plan(
+        _ transformations: [any EventTransformation],
+        _ name: String,
+        session: String? = "S1"
+    ) async
         -> PayloadValue?
     {
         await run(transformations, on: makeEvent(name, sessionID: session))?.payload["user_plan"]

@@ -79,7 +79,9 @@ let nestedCases: [NestedCase] = [
         // The JSON filter `1` reads as "1"; the Swift form writes 1.0 as "1.0": same number.
         #expect(try decoded.isMet(by: makeEvent("purchase", payload: ["amount": 0.99, "currency": "xXx"])) == false)
         #expect(try Rule<Condition>(json: nestedRule.json) == nestedRule)
-        #expect(decoded.conditions.map(\.variable.key) == ["event_name", "event_name", "test_flag", "amount", "currency"])
+        #expect(
+            decoded.conditions.map(\.variable.key) == ["event_name", "event_name", "test_flag", "amount", "currency"]
+        )
     }
 
     @Test func emptyCombinators() throws {

@@ -94,7 +94,8 @@ let badEntryCases: [BadEntryCase] = [
         reason: .invalidValue("a scope array must list one or more destination ids")
     ),
     BadEntryCase(
-        entry: #"{"transformation_id": "x", "transformer_id": "Lowercase", "scope": "afterprocessors", "order": "ten"}"#,
+        entry:
+            #"{"transformation_id": "x", "transformer_id": "Lowercase", "scope": "afterprocessors", "order": "ten"}"#,
         field: "order",
         reason: .wrongType(expected: "integer", found: "string")
     ),
@@ -211,7 +212,8 @@ let badEntryCases: [BadEntryCase] = [
         reason: .wrongType(expected: "string", found: "boolean")
     ),
     BadEntryCase(
-        entry: #"{"transformation_id": "x", "transformer_id": "Lowercase", "scope": "afterprocessors", "configuration": []}"#,
+        entry:
+            #"{"transformation_id": "x", "transformer_id": "Lowercase", "scope": "afterprocessors", "configuration": []}"#,
         field: "configuration",
         reason: .wrongType(expected: "object", found: "array")
     ),
@@ -255,7 +257,9 @@ let badEntryCases: [BadEntryCase] = [
         #expect {
             try TransformationSettings.decode(json: Data(json: "[{"))
         } throws: { error in
-            guard let error = error as? TransformationSettingsError, case .invalidJSON = error.reason else { return false }
+            guard let error = error as? TransformationSettingsError, case .invalidJSON = error.reason else {
+                return false
+            }
             return error.index == nil && error.field == nil
         }
         #expect(throws: TransformationSettingsError(reason: .wrongType(expected: "array", found: "object"))) {

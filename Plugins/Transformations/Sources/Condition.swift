@@ -116,7 +116,11 @@ extension Condition {
     }
 
     /// Holds when the variable exists and its string form does not contain `string`.
-    public static func doesNotContain(ignoreCase: Bool = false, variable: VariableAccessor, string: String)
+    public static func doesNotContain(
+        ignoreCase: Bool = false,
+        variable: VariableAccessor,
+        string: String
+    )
         -> Condition
     {
         text(ignoreCase ? .doesNotContainIgnoreCase : .doesNotContain, variable, string)
@@ -128,7 +132,11 @@ extension Condition {
     }
 
     /// Holds when the variable exists and its string form does not start with `prefix`.
-    public static func doesNotStartWith(ignoreCase: Bool = false, variable: VariableAccessor, prefix: String)
+    public static func doesNotStartWith(
+        ignoreCase: Bool = false,
+        variable: VariableAccessor,
+        prefix: String
+    )
         -> Condition
     {
         text(ignoreCase ? .doesNotStartWithIgnoreCase : .doesNotStartWith, variable, prefix)
@@ -140,7 +148,11 @@ extension Condition {
     }
 
     /// Holds when the variable exists and its string form does not end with `suffix`.
-    public static func doesNotEndWith(ignoreCase: Bool = false, variable: VariableAccessor, suffix: String)
+    public static func doesNotEndWith(
+        ignoreCase: Bool = false,
+        variable: VariableAccessor,
+        suffix: String
+    )
         -> Condition
     {
         text(ignoreCase ? .doesNotEndWithIgnoreCase : .doesNotEndWith, variable, suffix)
@@ -172,7 +184,10 @@ extension Condition {
     ///
     /// - Throws: ``ConditionError/invalidRegularExpression(pattern:message:)`` when the
     ///   pattern does not compile.
-    public static func regularExpression(variable: VariableAccessor, regex: String) throws(ConditionError)
+    public static func regularExpression(
+        variable: VariableAccessor,
+        regex: String
+    ) throws(ConditionError)
         -> Condition
     {
         try Condition(variable: variable, operator: .regularExpression, filter: regex)

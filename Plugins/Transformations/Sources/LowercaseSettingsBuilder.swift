@@ -64,7 +64,9 @@ struct LowercaseTransformer: Sendable {
                 try entry.variable()
             }
             guard !variables.isEmpty else {
-                throw list.error(.invalidValue("list at least one variable, or omit 'variables' to lowercase all values"))
+                throw list.error(
+                    .invalidValue("list at least one variable, or omit 'variables' to lowercase all values")
+                )
             }
             self = .variables(variables)
         }

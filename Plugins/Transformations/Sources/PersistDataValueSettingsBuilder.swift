@@ -1,9 +1,10 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import TelemetryKit
 
 /// Builds a `PersistDataValue` transformation: remembers a value and adds it to later events.
 ///

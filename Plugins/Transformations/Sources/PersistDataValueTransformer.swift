@@ -1,9 +1,10 @@
+import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKit
 
 /// Runs one `PersistDataValue` transformation.
 ///
@@ -44,7 +45,9 @@ final class PersistDataValueTransformer: Sendable {
             if let expiryReader = reader.optional(Keys.expiry, in: members) {
                 guard let expiry = PersistenceExpiry(json: expiryReader.value) else {
                     throw expiryReader.error(
-                        .invalidValue("expected \"session\", \"forever\", \"untilrestart\" or a positive number of seconds")
+                        .invalidValue(
+                            "expected \"session\", \"forever\", \"untilrestart\" or a positive number of seconds"
+                        )
                     )
                 }
                 self.expiry = expiry
@@ -181,7 +184,10 @@ final class PersistDataValueTransformer: Sendable {
             do {
                 loaded = try JSONDecoder().decode(Entry.self, from: data)
             } catch {
-                logger.log(.warning, "PersistDataValue: unreadable stored value for '\(storageKey)' was removed: \(error)")
+                logger.log(
+                    .warning,
+                    "PersistDataValue: unreadable stored value for '\(storageKey)' was removed: \(error)"
+                )
                 await storage.removeValue(forKey: storageKey)
             }
         }

@@ -72,7 +72,10 @@ struct SetDataValuesTransformer: Sendable {
             let members = try reader.object()
             let list = try reader.required(Keys.operations, in: members).array()
             guard !list.isEmpty else {
-                throw reader.error(.invalidValue("needs at least one operation"), field: reader.fieldPath(Keys.operations))
+                throw reader.error(
+                    .invalidValue("needs at least one operation"),
+                    field: reader.fieldPath(Keys.operations)
+                )
             }
             operations = try list.map { (entry: SettingsReader) throws(TransformationSettingsError) -> Operation in
                 let fields = try entry.object()

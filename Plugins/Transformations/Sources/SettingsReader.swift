@@ -75,7 +75,10 @@ struct SettingsReader {
     }
 
     /// The member `key` of `members`, or a missing-field error.
-    func required(_ key: String, in members: [String: JSONValue]) throws(TransformationSettingsError)
+    func required(
+        _ key: String,
+        in members: [String: JSONValue]
+    ) throws(TransformationSettingsError)
         -> SettingsReader
     {
         guard let member = members[key], member != .null else {

@@ -1,9 +1,10 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import TelemetryKit
 
 /// The transformations of a client, in registration order, and the transformers that run them.
 ///
@@ -69,7 +70,10 @@ public struct TransformationConfiguration: Sendable {
     /// - Returns: the errors of skipped entries (always empty when not lenient).
     /// - Throws: ``TransformationSettingsError`` naming the entry index and field.
     @discardableResult
-    public mutating func load(json data: Data, lenient: Bool = false) throws(TransformationSettingsError)
+    public mutating func load(
+        json data: Data,
+        lenient: Bool = false
+    ) throws(TransformationSettingsError)
         -> [TransformationSettingsError]
     {
         if lenient {
@@ -83,7 +87,10 @@ public struct TransformationConfiguration: Sendable {
 
     /// Adds every entry of a JSON settings file (see ``load(json:lenient:)``).
     @discardableResult
-    public mutating func load(contentsOf url: URL, lenient: Bool = false) throws(TransformationSettingsError)
+    public mutating func load(
+        contentsOf url: URL,
+        lenient: Bool = false
+    ) throws(TransformationSettingsError)
         -> [TransformationSettingsError]
     {
         let data: Data

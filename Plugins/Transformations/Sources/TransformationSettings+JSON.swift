@@ -1,9 +1,10 @@
+import TelemetryKit
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import TelemetryKit
 
 extension TransformationSettings {
     /// Loads an array of settings; the first invalid entry throws.
@@ -20,7 +21,9 @@ extension TransformationSettings {
     /// Loads the valid entries of an array of settings, and an error for each invalid one.
     ///
     /// - Throws: ``TransformationSettingsError`` only when the data is not a JSON array.
-    public static func decodeLeniently(json data: Data) throws(TransformationSettingsError) -> (
+    public static func decodeLeniently(
+        json data: Data
+    ) throws(TransformationSettingsError) -> (
         settings: [TransformationSettings], errors: [TransformationSettingsError]
     ) {
         var settings: [TransformationSettings] = []
@@ -41,7 +44,9 @@ extension TransformationSettings {
     }
 
     /// Reads a settings file leniently (see ``decodeLeniently(json:)``).
-    public static func decodeLeniently(contentsOf url: URL) throws(TransformationSettingsError) -> (
+    public static func decodeLeniently(
+        contentsOf url: URL
+    ) throws(TransformationSettingsError) -> (
         settings: [TransformationSettings], errors: [TransformationSettingsError]
     ) {
         try decodeLeniently(json: readFile(url))
@@ -112,7 +117,10 @@ extension TransformationSettings {
         return entries
     }
 
-    private static func decodeEntry(_ entry: JSONValue, index: Int) throws(TransformationSettingsError)
+    private static func decodeEntry(
+        _ entry: JSONValue,
+        index: Int
+    ) throws(TransformationSettingsError)
         -> TransformationSettings
     {
         do {
