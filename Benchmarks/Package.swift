@@ -29,6 +29,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
+    "TelemetryKitTransformations",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
