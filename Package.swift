@@ -80,6 +80,19 @@ targets += groupAProcessor("AppInfo")
 
 // MARK: Processors, group B (SessionTracking)
 
+targets += [
+    .target(
+        name: "TelemetryKitSessionTracking",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Processors/SessionTracking"
+    ),
+    .testTarget(
+        name: "TelemetryKitSessionTrackingTests",
+        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitSessionTrackingTests"
+    ),
+]
+
 // (end of group B)
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
@@ -162,6 +175,21 @@ targets += [
 // (end of transmitters)
 
 // MARK: - Transformations (Plugins/Transformations)
+
+targets += [
+    .target(
+        name: "TelemetryKitTransformations",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Transformations/Sources"
+    ),
+    .testTarget(
+        name: "TelemetryKitTransformationsTests",
+        dependencies: [
+            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+        ],
+        path: "Tests/TelemetryKitTransformationsTests"
+    ),
+]
 
 // (end of transformations)
 
@@ -261,6 +289,14 @@ targets += [
 
 // MARK: - Assembly
 
+defaultPluginModules += [
+    "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
+    "TelemetryKitDevice",
+    "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage",
+]
+
 targets += [
     .target(
         name: "TelemetryKitDefaults",
@@ -271,6 +307,11 @@ targets += [
         name: "TelemetryKitDefaultsTests",
         dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
+    ),
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/IntegrationTests"
     ),
     // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
     .executableTarget(

@@ -28,6 +28,8 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitCalendar",
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
+    "TelemetryKitSessionTracking",
+    "TelemetryKitTransformations",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -23,7 +23,21 @@ extension Telemetry {
         sendSessionStartedEvent: Bool = true,
         defaultParameters: EventParameters = [:]
     ) -> [any EventProcessor] {
-        []
+        [
+            PreviewFilterProcessor(),
+            DefaultParametersProcessor(defaultParameters: defaultParameters),
+            DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
+            ValidationProcessor(),
+            TestModeProcessor(testMode: testMode),
+            UserIdentifierProcessor(defaultUser: defaultUser),
+            SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
+            DeviceProcessor(),
+            AppInfoProcessor(),
+            LocaleProcessor(),
+            CalendarProcessor(),
+            AccessibilityProcessor(),
+            TrialConversionProcessor(),
+        ]
     }
 
     /// The built-in processors configured from `configuration` (what `initialize` uses when
@@ -36,7 +50,25 @@ extension Telemetry {
             parameterPrefix: configuration.parameterPrefix,
             sendSessionStartedEvent: configuration.sendSessionStartedEvent,
             defaultParameters: configuration.defaultParameters
-        )
+        ).map { processor in
+            // App version and build come from the configuration where no bundle exists.
+            processor is AppInfoProcessor
+                ? AppInfoProcessor(appVersion: configuration.appVersion, buildNumber: configuration.buildNumber)
+                : processor
+        }
+    }
+
+    /// The persistent processor storage in the data directory.
+    static func defaultStorage(for configuration: Config, logger: any Logging) throws -> any ProcessorStorage {
+        do {
+            return try PlistProcessorStorage(
+                appID: configuration.appID,
+                directory: configuration.dataDirectory,
+                logger: logger
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
     }
 
     static func makeClient(
@@ -64,7 +96,7 @@ extension Telemetry {
             processors: processors ?? defaultProcessors(for: configuration),
             destinations: [mainDestination] + destinations,
             transformations: transformations,
-            storage: storage ?? InMemoryProcessorStorage(),
+            storage: try storage ?? defaultStorage(for: configuration, logger: logger),
             logger: logger,
             clock: clock
         )
