@@ -209,6 +209,7 @@ targets += [
         name: "TelemetryKitJavaScript",
         dependencies: [
             "TelemetryKit",
+            "TelemetryKitTransformations",
             .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux])),
         ],
         path: "Plugins/Transformations/JavaScript",
@@ -219,7 +220,8 @@ targets += [
     .testTarget(
         name: "TelemetryKitJavaScriptTests",
         dependencies: [
-            "TelemetryKitJavaScript", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            "TelemetryKitJavaScript", "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
         ],
         path: "Tests/TelemetryKitJavaScriptTests"
     ),

@@ -131,8 +131,14 @@ public final class JavaScriptContext: @unchecked Sendable {
         let function = JSObjectMakeFunction(context, nil, 0, nil, body.ref, sourceURL.ref, 1, &exception)
         guard let function, exception == nil else {
             let message =
-                exception.map { JavaScriptValues.errorMessage($0, in: context, lineOffset: lineOffset) }
-                ?? "the script does not compile"
+                exception.map {
+                    JavaScriptValues.errorMessage(
+                        $0,
+                        in: context,
+                        lineOffset: lineOffset,
+                        lastLine: 1 + code.utf8.count(where: { $0 == UInt8(ascii: "\n") })
+                    )
+                } ?? "the script does not compile"
             JSGlobalContextRelease(context)
             JSContextGroupRelease(group)
             throw JavaScriptFailure(.syntaxError, message)

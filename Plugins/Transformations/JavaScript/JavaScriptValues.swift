@@ -219,10 +219,18 @@ enum JavaScriptValues {
     // MARK: Descriptions
 
     /// The message of a thrown value, with its line in the script when it has one.
-    static func errorMessage(_ exception: JSValueRef, in context: JSContextRef, lineOffset: Int = 0) -> String {
+    ///
+    /// - Parameter lastLine: the script's last line: an unterminated script is reported there
+    ///   rather than on the closing line JavaScriptCore adds after a function body.
+    static func errorMessage(
+        _ exception: JSValueRef,
+        in context: JSContextRef,
+        lineOffset: Int = 0,
+        lastLine: Int = .max
+    ) -> String {
         let message = stringValue(exception, in: context) ?? "an exception that cannot be printed"
         guard let line = line(of: exception, in: context) else { return message }
-        return "\(message) (line \(max(1, line - lineOffset)))"
+        return "\(message) (line \(min(max(1, line - lineOffset), lastLine)))"
     }
 
     /// The `line` property of a thrown error.
