@@ -188,3 +188,37 @@ struct JavaScriptContextTests {
         #expect(context.run(Self.event([:]), destination: nil) == .transformed(Self.event(["count": 2])))
     }
 }
+
+extension JavaScriptContextTests {
+    @Test func concurrentRunsSeeTheirOwnPayload() async throws {
+        let context = try JavaScriptContext(
+            code: "var n = payload.n; for (var i = 0; i < 200; i++) {} payload.twice = n * 2; payload.scope = scope;",
+            logger: RecordingLogger()
+        )
+        let results = await withTaskGroup(of: (Int, JavaScriptContext.Outcome).self) { group in
+            for n in 0..<200 {
+                group.addTask { (n, context.run(Self.event(["n": .int(Int64(n))]), destination: "D\(n)")) }
+            }
+            var results: [Int: JavaScriptContext.Outcome] = [:]
+            for await (n, outcome) in group { results[n] = outcome }
+            return results
+        }
+        #expect(results.count == 200)
+        for (n, outcome) in results {
+            let expected: [String: PayloadValue] = ["n": .int(Int64(n)), "twice": .int(Int64(2 * n)), "scope": .string("D\(n)")]
+            #expect(outcome == .transformed(Self.event(expected)))
+        }
+    }
+
+    @Test func aScriptThatFreezesPayloadCannotLeakItIntoTheNextEvent() throws {
+        let context = try JavaScriptContext(
+            code: "Object.defineProperty(globalThis, 'payload', {value: payload, writable: false, configurable: false});",
+            logger: RecordingLogger()
+        )
+        #expect(context.run(Self.event(["n": 1]), destination: nil) == .transformed(Self.event(["n": 1])))
+        #expect(
+            context.run(Self.event(["n": 2]), destination: nil)
+                == .failed(JavaScriptFailure(.invalidPayload, "`payload` can no longer be set: an earlier run redefined it"))
+        )
+    }
+}

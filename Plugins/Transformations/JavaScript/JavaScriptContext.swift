@@ -196,18 +196,28 @@ extension JavaScriptContext {
         defer { bridge.end() }
 
         var exception: JSValueRef?
-        let payload = JavaScriptValues.makePayload(event, in: context, names: names)
-        JSObjectSetProperty(context, global, names.payload.ref, payload, JSPropertyAttributes(kJSPropertyAttributeNone), &exception)
         let scopeString = JavaScriptString(scope)
-        JSObjectSetProperty(
-            context,
-            global,
-            names.scope.ref,
-            JSValueMakeString(context, scopeString.ref),
-            JSPropertyAttributes(kJSPropertyAttributeNone),
-            &exception
-        )
-        if let failure = failure(exception) { return .failed(failure) }
+        guard let payload = JavaScriptValues.makePayload(event, in: context, names: names),
+            let scopeValue = JSValueMakeString(context, scopeString.ref)
+        else {
+            return .failed(JavaScriptFailure(.exception, "JavaScriptCore could not allocate the payload"))
+        }
+        for (name, value) in [(names.payload.ref, payload), (names.scope.ref, scopeValue)] {
+            JSObjectSetProperty(context, global, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), &exception)
+            if let failure = failure(exception) { return .failed(failure) }
+            // An earlier run may have made the global read-only or an accessor; the script
+            // must never see the previous event's payload.
+            let stored = JSObjectGetProperty(context, global, name, &exception)
+            if let failure = failure(exception) { return .failed(failure) }
+            guard JSValueIsStrictEqual(context, stored, value) else {
+                return .failed(
+                    JavaScriptFailure(
+                        .invalidPayload,
+                        "`\(JavaScriptValues.string(name))` can no longer be set: an earlier run redefined it"
+                    )
+                )
+            }
+        }
 
         _ = JSObjectCallAsFunction(context, function, nil, 0, nil, &exception)
         if let failure = failure(exception) { return .failed(failure) }
