@@ -30,6 +30,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
     "TelemetryKitTransformations",
+    "TelemetryKitJavaScript",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

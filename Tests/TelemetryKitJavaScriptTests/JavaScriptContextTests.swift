@@ -1,12 +1,13 @@
+import TelemetryKit
+import TelemetryKitJavaScript
+import TelemetryKitTesting
+import Testing
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Testing
-import TelemetryKit
-import TelemetryKitJavaScript
-import TelemetryKitTesting
 
 /// The script context on its own: conversions, failures, `console`, `drop()`, the time limit.
 struct JavaScriptContextTests {
@@ -120,13 +121,17 @@ struct JavaScriptContextTests {
     @Test func dropDropsTheEvent() throws {
         let context = try JavaScriptContext(code: "if (payload.internal) { drop(); }", logger: RecordingLogger())
         #expect(context.run(Self.event(["internal": true]), destination: nil) == .dropped)
-        #expect(context.run(Self.event(["internal": false]), destination: nil) == .transformed(Self.event(["internal": false])))
+        #expect(
+            context.run(Self.event(["internal": false]), destination: nil)
+                == .transformed(Self.event(["internal": false]))
+        )
     }
 
     @Test func consoleIsRoutedToTheLogger() throws {
         let logger = RecordingLogger()
         let context = try JavaScriptContext(
-            code: "console.log('items', payload.n, [1, 2], {a: 'b'}); console.warn('careful'); console.error(new Error('bad'))",
+            code:
+                "console.log('items', payload.n, [1, 2], {a: 'b'}); console.warn('careful'); console.error(new Error('bad'))",
             name: "audit",
             logger: logger
         )
@@ -150,7 +155,10 @@ struct JavaScriptContextTests {
 
     @Test func thrownExceptionFailsWithItsMessage() throws {
         let context = try JavaScriptContext(code: "\nthrow new Error('nope')", logger: RecordingLogger())
-        #expect(context.run(Self.event(["a": 1]), destination: nil) == .failed(JavaScriptFailure(.exception, "Error: nope (line 2)")))
+        #expect(
+            context.run(Self.event(["a": 1]), destination: nil)
+                == .failed(JavaScriptFailure(.exception, "Error: nope (line 2)"))
+        )
     }
 
     @Test(arguments: [
@@ -162,7 +170,9 @@ struct JavaScriptContextTests {
     ])
     func garbagePayloadFails(code: String, message: String) throws {
         let context = try JavaScriptContext(code: code, logger: RecordingLogger())
-        #expect(context.run(Self.event(["a": 1]), destination: nil) == .failed(JavaScriptFailure(.invalidPayload, message)))
+        #expect(
+            context.run(Self.event(["a": 1]), destination: nil) == .failed(JavaScriptFailure(.invalidPayload, message))
+        )
     }
 
     @Test func infiniteLoopTimesOutAndTheContextStaysUsable() throws {
@@ -175,7 +185,10 @@ struct JavaScriptContextTests {
         // Several times: JavaScriptCore's default traps stop only the first runaway script.
         for _ in 0..<3 {
             #expect(context.run(Self.event(["loop": true]), destination: nil) == .failed(timeout))
-            #expect(context.run(Self.event(["loop": false]), destination: nil) == .transformed(Self.event(["loop": false, "after": 1])))
+            #expect(
+                context.run(Self.event(["loop": false]), destination: nil)
+                    == .transformed(Self.event(["loop": false, "after": 1]))
+            )
         }
     }
 
@@ -205,20 +218,56 @@ extension JavaScriptContextTests {
         }
         #expect(results.count == 200)
         for (n, outcome) in results {
-            let expected: [String: PayloadValue] = ["n": .int(Int64(n)), "twice": .int(Int64(2 * n)), "scope": .string("D\(n)")]
+            let expected: [String: PayloadValue] = [
+                "n": .int(Int64(n)), "twice": .int(Int64(2 * n)), "scope": .string("D\(n)"),
+            ]
             #expect(outcome == .transformed(Self.event(expected)))
         }
     }
 
     @Test func aScriptThatFreezesPayloadCannotLeakItIntoTheNextEvent() throws {
         let context = try JavaScriptContext(
-            code: "Object.defineProperty(globalThis, 'payload', {value: payload, writable: false, configurable: false});",
+            code:
+                "Object.defineProperty(globalThis, 'payload', {value: payload, writable: false, configurable: false});",
             logger: RecordingLogger()
         )
         #expect(context.run(Self.event(["n": 1]), destination: nil) == .transformed(Self.event(["n": 1])))
         #expect(
             context.run(Self.event(["n": 2]), destination: nil)
-                == .failed(JavaScriptFailure(.invalidPayload, "`payload` can no longer be set: an earlier run redefined it"))
+                == .failed(
+                    JavaScriptFailure(.invalidPayload, "`payload` can no longer be set: an earlier run redefined it")
+                )
         )
+    }
+}
+
+extension JavaScriptContextTests {
+    @Test func deletedAndSetAgainKeepsTheKey() throws {
+        let payload = try Self.transform(
+            "delete payload.a; delete payload.b; payload.a = 'again'; payload.z = payload.c;",
+            ["a": 1, "b": 2, "c": "see"]
+        )
+        #expect(payload == ["a": "again", "c": "see", "z": "see"])
+    }
+
+    @Test func sameKeysInAnotherOrderKeepTheirTypes() throws {
+        let payload = try Self.transform(
+            "payload = {c: payload.c, b: payload.b, a: payload.a, event_name: payload.event_name}",
+            ["a": .double(1), "b": .int(2), "c": "x"]
+        )
+        #expect(payload == ["a": .double(1), "b": .int(2), "c": "x"])
+    }
+
+    @Test func valueReplacedByAnEqualValueKeepsItsType() throws {
+        let payload = try Self.transform(
+            "payload.d = 2; payload.i = 2; payload.s = 'ab'.toUpperCase().toLowerCase(); payload.b = !!1;",
+            ["d": .double(2), "i": .int(2), "s": "ab", "b": true]
+        )
+        #expect(payload == ["d": .double(2), "i": .int(2), "s": "ab", "b": true])
+    }
+
+    @Test func loneSurrogateBecomesAReplacementCharacter() throws {
+        let payload = try Self.transform("payload.s = 'a\\uD800b'", [:])
+        #expect(payload == ["s": "a\u{FFFD}b"])
     }
 }

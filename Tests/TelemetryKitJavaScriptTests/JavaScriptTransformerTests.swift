@@ -1,14 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Testing
 import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitJavaScript
 import TelemetryKitTesting
 import TelemetryKitTransformations
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `JavaScriptTransformer` through the transformations framework and a real `TelemetryClient`.
 struct JavaScriptTransformerTests {
@@ -103,8 +104,11 @@ struct JavaScriptTransformerTests {
 
     @Test func destinationScopeChangesOnlyThatDestination() async {
         let harness = await Self.client(
-            JavaScriptSettingsBuilder(id: "for-a", code: "payload.seen_by = scope; payload.screen = payload.screen.toUpperCase();")
-                .setScope(.destinations(["A"]))
+            JavaScriptSettingsBuilder(
+                id: "for-a",
+                code: "payload.seen_by = scope; payload.screen = payload.screen.toUpperCase();"
+            )
+            .setScope(.destinations(["A"]))
         )
         await harness.send([("Screen.shown", ["screen": "home"])])
         #expect(harness.spyA.deliveredEvents.map(\.payload) == [["screen": "HOME", "seen_by": "A"]])
@@ -185,7 +189,11 @@ struct JavaScriptTransformerTests {
         let harness = await TwoDestinations(config)
         await harness.send([("Visit", ["city": "Paris"])])
         #expect(harness.spyA.deliveredEvents.map(\.payload) == [["city": "Paris"]])
-        #expect(harness.logger.warnings == ["transformation 'js': unknown transformer_id 'JavaScript'; events pass unchanged"])
+        #expect(
+            harness.logger.warnings == [
+                "transformation 'js': unknown transformer_id 'JavaScript'; events pass unchanged"
+            ]
+        )
     }
 
     // MARK: Failures leave the event unchanged and the pipeline working

@@ -197,26 +197,13 @@ extension JavaScriptContext {
 
         var exception: JSValueRef?
         let scopeString = JavaScriptString(scope)
-        guard let payload = JavaScriptValues.makePayload(event, in: context, names: names),
+        guard let input = JavaScriptValues.makePayload(event, in: context, names: names),
             let scopeValue = JSValueMakeString(context, scopeString.ref)
         else {
             return .failed(JavaScriptFailure(.exception, "JavaScriptCore could not allocate the payload"))
         }
-        for (name, value) in [(names.payload.ref, payload), (names.scope.ref, scopeValue)] {
-            JSObjectSetProperty(context, global, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), &exception)
-            if let failure = failure(exception) { return .failed(failure) }
-            // An earlier run may have made the global read-only or an accessor; the script
-            // must never see the previous event's payload.
-            let stored = JSObjectGetProperty(context, global, name, &exception)
-            if let failure = failure(exception) { return .failed(failure) }
-            guard JSValueIsStrictEqual(context, stored, value) else {
-                return .failed(
-                    JavaScriptFailure(
-                        .invalidPayload,
-                        "`\(JavaScriptValues.string(name))` can no longer be set: an earlier run redefined it"
-                    )
-                )
-            }
+        if let failure = setGlobal(names.payload.ref, input.object) ?? setGlobal(names.scope.ref, scopeValue) {
+            return .failed(failure)
         }
 
         _ = JSObjectCallAsFunction(context, function, nil, 0, nil, &exception)
@@ -226,6 +213,7 @@ extension JavaScriptContext {
         let result = JavaScriptValues.readPayload(
             JSObjectGetProperty(context, global, names.payload.ref, &exception),
             original: event,
+            input: input,
             in: context,
             names: names,
             lineOffset: lineOffset
@@ -238,11 +226,32 @@ extension JavaScriptContext {
         }
     }
 
+    /// Sets a global for the script, or says why it cannot be set.
+    private func setGlobal(_ name: JSStringRef?, _ value: JSValueRef) -> JavaScriptFailure? {
+        var exception: JSValueRef?
+        JSObjectSetProperty(context, global, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), &exception)
+        if let failure = failure(exception) { return failure }
+        // An earlier run may have made the global read-only or an accessor; the script must
+        // never see the previous event's payload.
+        let stored = JSObjectGetProperty(context, global, name, &exception)
+        if let failure = failure(exception) { return failure }
+        guard JSValueIsStrictEqual(context, stored, value) else {
+            return JavaScriptFailure(
+                .invalidPayload,
+                "`\(JavaScriptValues.string(name))` can no longer be set: an earlier run redefined it"
+            )
+        }
+        return nil
+    }
+
     /// The failure a finished call ended in, if any.
     private func failure(_ exception: JSValueRef?) -> JavaScriptFailure? {
         if bridge.timedOut { return timeoutFailure() }
         guard let exception else { return nil }
-        return JavaScriptFailure(.exception, JavaScriptValues.errorMessage(exception, in: context, lineOffset: lineOffset))
+        return JavaScriptFailure(
+            .exception,
+            JavaScriptValues.errorMessage(exception, in: context, lineOffset: lineOffset)
+        )
     }
 
     private func timeoutFailure() -> JavaScriptFailure {
@@ -278,11 +287,26 @@ extension JavaScriptContext {
 
         guard let console = JSObjectMake(context, nil, nil) else { return }
         let methods: [(String, JSObjectCallAsFunctionCallback)] = [
-            ("log", { context, _, _, count, arguments, _ in JavaScriptBridge.console(.info, context, count, arguments) }),
-            ("info", { context, _, _, count, arguments, _ in JavaScriptBridge.console(.info, context, count, arguments) }),
-            ("debug", { context, _, _, count, arguments, _ in JavaScriptBridge.console(.debug, context, count, arguments) }),
-            ("warn", { context, _, _, count, arguments, _ in JavaScriptBridge.console(.warning, context, count, arguments) }),
-            ("error", { context, _, _, count, arguments, _ in JavaScriptBridge.console(.error, context, count, arguments) }),
+            (
+                "log",
+                { context, _, _, count, arguments, _ in JavaScriptBridge.console(.info, context, count, arguments) }
+            ),
+            (
+                "info",
+                { context, _, _, count, arguments, _ in JavaScriptBridge.console(.info, context, count, arguments) }
+            ),
+            (
+                "debug",
+                { context, _, _, count, arguments, _ in JavaScriptBridge.console(.debug, context, count, arguments) }
+            ),
+            (
+                "warn",
+                { context, _, _, count, arguments, _ in JavaScriptBridge.console(.warning, context, count, arguments) }
+            ),
+            (
+                "error",
+                { context, _, _, count, arguments, _ in JavaScriptBridge.console(.error, context, count, arguments) }
+            ),
         ]
         for (method, callback) in methods {
             let methodName = JavaScriptString(method)

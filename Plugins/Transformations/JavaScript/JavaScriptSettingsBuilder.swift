@@ -42,7 +42,8 @@ public struct JavaScriptSettingsBuilder: TransformationSettingsBuilder {
     public func setTimeLimit(_ limit: Duration) -> Self {
         var copy = self
         let milliseconds = JavaScriptContext.seconds(limit) * 1000
-        copy.settings.configuration.values[Keys.timeLimit] = Int64(exactly: milliseconds).map(JSONValue.int) ?? .double(milliseconds)
+        copy.settings.configuration.values[Keys.timeLimit] =
+            Int64(exactly: milliseconds).map(JSONValue.int) ?? .double(milliseconds)
         return copy
     }
 

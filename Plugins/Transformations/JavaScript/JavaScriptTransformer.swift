@@ -118,7 +118,10 @@ public final class JavaScriptTransformer: Transformer {
             )
         }
         if case .failure(let failure) = result {
-            logger.log(.warning, "JavaScript transformation '\(settings.id)' is skipped, events pass unchanged: \(failure)")
+            logger.log(
+                .warning,
+                "JavaScript transformation '\(settings.id)' is skipped, events pass unchanged: \(failure)"
+            )
         }
         return result
     }

@@ -41,7 +41,9 @@ enum JavaScriptValues {
 
     /// A new JavaScriptCore string (the caller releases it).
     static func makeString(_ string: String) -> JSStringRef? {
-        if !string.utf8.contains(0) {
+        var string = string
+        let hasNUL = string.withUTF8 { $0.contains(0) }
+        if !hasNUL {
             return string.withCString { JSStringCreateWithUTF8CString($0) }
         }
         // A C string would end at the first NUL; UTF-16 keeps every character.
@@ -53,7 +55,20 @@ enum JavaScriptValues {
     static func string(_ string: JSStringRef?) -> String {
         guard let string else { return "" }
         let length = JSStringGetLength(string)
-        guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
+        guard length > 0 else { return "" }
+        // UTF-8 from JavaScriptCore, then Swift's fast UTF-8 path; decoding UTF-16 in Swift is
+        // several times slower. Lone surrogates do not convert to UTF-8: decode those as UTF-16.
+        let capacity = JSStringGetMaximumUTF8CStringSize(string)
+        let converted = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> String? in
+            guard let base = buffer.baseAddress else { return nil }
+            let written = JSStringGetUTF8CString(string, base, capacity)
+            guard written > 1 else { return nil }
+            return UnsafeRawBufferPointer(start: base, count: written - 1).withMemoryRebound(to: UInt8.self) {
+                String(validating: $0, as: UTF8.self)
+            }
+        }
+        if let converted, converted.utf16.count == length { return converted }
+        guard let characters = JSStringGetCharactersPtr(string) else { return converted ?? "" }
         return String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
     }
 
@@ -67,43 +82,83 @@ enum JavaScriptValues {
 
     // MARK: Payload in
 
-    /// A plain object with the event's payload and `event_name`.
-    static func makePayload(_ event: Event, in context: JSContextRef, names: borrowing PropertyNames) -> JSObjectRef? {
+    /// A payload as handed to a script: the JavaScript strings made for it, kept until the run
+    /// ends so that unchanged keys and values are recognised without converting them back.
+    struct Input: ~Copyable {
+        struct Entry {
+            var key: String
+            var name: JSStringRef?
+            /// The JavaScript string of a `.string` value.
+            var string: JSStringRef?
+            var original: PayloadValue
+        }
+
+        /// The `payload` object.
+        let object: JSObjectRef
+        /// In the order the keys were set, which is the order a script enumerates them in.
+        var entries: [Entry] = []
+        var eventName: JSStringRef?
+
+        init(object: JSObjectRef) {
+            self.object = object
+        }
+
+        deinit {
+            for entry in entries {
+                if let name = entry.name { JSStringRelease(name) }
+                if let string = entry.string { JSStringRelease(string) }
+            }
+            if let eventName { JSStringRelease(eventName) }
+        }
+    }
+
+    /// A plain object with the event's payload and `event_name`, with the strings made for it.
+    static func makePayload(
+        _ event: Event,
+        in context: JSContextRef,
+        names: borrowing PropertyNames
+    ) -> Input? {
         guard let object = JSObjectMake(context, nil, nil) else { return nil }
         let attributes = JSPropertyAttributes(kJSPropertyAttributeNone)
+        var input = Input(object: object)
+        input.entries.reserveCapacity(event.payload.count)
         for (key, value) in event.payload where key != eventNameKey {
-            let name = JavaScriptString(key)
-            JSObjectSetProperty(context, object, name.ref, makeValue(value, in: context), attributes, nil)
+            let name = makeString(key)
+            let jsValue: JSValueRef?
+            var string: JSStringRef?
+            switch value {
+            case .string(let text):
+                string = makeString(text)
+                jsValue = JSValueMakeString(context, string)
+            case .int(let integer): jsValue = JSValueMakeNumber(context, Double(integer))
+            case .double(let double): jsValue = JSValueMakeNumber(context, double)
+            case .bool(let bool): jsValue = JSValueMakeBoolean(context, bool)
+            }
+            input.entries.append(Input.Entry(key: key, name: name, string: string, original: value))
+            JSObjectSetProperty(context, object, name, jsValue, attributes, nil)
         }
-        let eventName = JavaScriptString(event.type)
+        input.eventName = makeString(event.type)
         JSObjectSetProperty(
             context,
             object,
             names.eventName.ref,
-            JSValueMakeString(context, eventName.ref),
+            JSValueMakeString(context, input.eventName),
             attributes,
             nil
         )
-        return object
-    }
-
-    private static func makeValue(_ value: PayloadValue, in context: JSContextRef) -> JSValueRef? {
-        switch value {
-        case .string(let string):
-            let converted = JavaScriptString(string)
-            return JSValueMakeString(context, converted.ref)
-        case .int(let integer): return JSValueMakeNumber(context, Double(integer))
-        case .double(let double): return JSValueMakeNumber(context, double)
-        case .bool(let bool): return JSValueMakeBoolean(context, bool)
-        }
+        return input
     }
 
     // MARK: Payload out
 
     /// The event with the payload the script left, or why that payload cannot be used.
+    ///
+    /// Keys are matched against `input` in enumeration order (JavaScript keeps insertion order),
+    /// so that unchanged keys and values are kept as they were without converting them.
     static func readPayload(
         _ value: JSValueRef?,
         original event: Event,
+        input: borrowing Input,
         in context: JSContextRef,
         names: borrowing PropertyNames,
         lineOffset: Int
@@ -124,8 +179,10 @@ enum JavaScriptValues {
         defer { JSPropertyNameArrayRelease(propertyNames) }
 
         var result = event
+        var changes: [(key: String, value: PayloadValue?)] = []
+        var matched = 0
+        var cursor = 0
         let count = JSPropertyNameArrayGetCount(propertyNames)
-        var payload = [String: PayloadValue](minimumCapacity: count)
         for index in 0..<count {
             let name = JSPropertyNameArrayGetNameAtIndex(propertyNames, index)
             var exception: JSValueRef?
@@ -136,24 +193,69 @@ enum JavaScriptValues {
                 )
             }
             if JSStringIsEqual(name, names.eventName.ref) {
+                if isUnchangedString(property, input.eventName, in: context) { continue }
                 switch rename(property, in: context) {
                 case .success(let newName): result.type = newName ?? event.type
                 case .failure(let failure): return .failure(failure)
                 }
                 continue
             }
-            let key = string(name)
-            switch payloadValue(property, original: event.payload[key], in: context) {
-            case .success(let converted?): payload[key] = converted
-            case .success(nil): continue
+            let key: String
+            let original: PayloadValue?
+            if let position = input.entries[cursor...].firstIndex(where: { JSStringIsEqual(name, $0.name) }) {
+                let entry = input.entries[position]
+                cursor = position + 1
+                matched += 1
+                if isUnchanged(property, entry, in: context) { continue }
+                key = entry.key
+                original = entry.original
+            } else {
+                key = string(name)
+                original = event.payload[key]
+            }
+            switch payloadValue(property, original: original, in: context) {
+            case .success(let converted): changes.append((key, converted))
             case .failure(let reason):
                 return .failure(JavaScriptFailure(.invalidPayload, "payload.\(key) \(reason.message)"))
             }
         }
-        // A payload key named `event_name` is shadowed by the event's name in the script.
-        if let shadowed = event.payload[eventNameKey] { payload[eventNameKey] = shadowed }
-        result.payload = payload
+        if matched < input.entries.count {
+            // Deleted keys; a key deleted and set again is among the changes, applied after.
+            var present = Set<String>(minimumCapacity: count)
+            for index in 0..<count { present.insert(string(JSPropertyNameArrayGetNameAtIndex(propertyNames, index))) }
+            for entry in input.entries where !present.contains(entry.key) {
+                result.payload.removeValue(forKey: entry.key)
+            }
+        }
+        for change in changes {
+            result.payload[change.key] = change.value
+        }
         return .success(result)
+    }
+
+    /// Whether `value` is still the value the script was given for `entry`.
+    private static func isUnchanged(_ value: JSValueRef?, _ entry: Input.Entry, in context: JSContextRef) -> Bool {
+        switch entry.original {
+        case .string: return isUnchangedString(value, entry.string, in: context)
+        case .int(let integer):
+            return JSValueIsNumber(context, value) && JSValueToNumber(context, value, nil) == Double(integer)
+        case .double(let double):
+            return JSValueIsNumber(context, value) && JSValueToNumber(context, value, nil) == double
+        case .bool(let bool):
+            return JSValueIsBoolean(context, value) && JSValueToBoolean(context, value) == bool
+        }
+    }
+
+    private static func isUnchangedString(
+        _ value: JSValueRef?,
+        _ original: JSStringRef?,
+        in context: JSContextRef
+    ) -> Bool {
+        guard let original, JSValueIsString(context, value),
+            let copy = JSValueToStringCopy(context, value, nil)
+        else { return false }
+        defer { JSStringRelease(copy) }
+        return JSStringIsEqual(copy, original)
     }
 
     /// The new event name in `payload.event_name` (nil: keep the name).
