@@ -136,7 +136,7 @@ public final class JavaScriptContext: @unchecked Sendable {
                         $0,
                         in: context,
                         lineOffset: lineOffset,
-                        lastLine: 1 + code.utf8.count(where: { $0 == UInt8(ascii: "\n") })
+                        lastLine: code.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
                     )
                 } ?? "the script does not compile"
             JSGlobalContextRelease(context)

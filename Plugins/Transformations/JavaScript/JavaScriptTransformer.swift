@@ -106,8 +106,12 @@ public final class JavaScriptTransformer: Transformer {
     ) -> Result<JavaScriptContext, JavaScriptFailure> {
         let result: Result<JavaScriptContext, JavaScriptFailure>
         if let code {
-            result = Result { () throws(JavaScriptFailure) in
-                try JavaScriptContext(code: code, name: settings.id, timeLimit: timeLimit, logger: logger)
+            do {
+                result = .success(
+                    try JavaScriptContext(code: code, name: settings.id, timeLimit: timeLimit, logger: logger)
+                )
+            } catch {
+                result = .failure(error)
             }
         } else {
             result = .failure(

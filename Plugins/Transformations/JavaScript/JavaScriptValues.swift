@@ -64,7 +64,7 @@ enum JavaScriptValues {
             let written = JSStringGetUTF8CString(string, base, capacity)
             guard written > 1 else { return nil }
             return UnsafeRawBufferPointer(start: base, count: written - 1).withMemoryRebound(to: UInt8.self) {
-                String(validating: $0, as: UTF8.self)
+                String(decoding: $0, as: UTF8.self)
             }
         }
         if let converted, converted.utf16.count == length { return converted }
