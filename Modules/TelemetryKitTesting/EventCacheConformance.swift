@@ -117,7 +117,7 @@ public struct EventCacheConformance: Sendable {
                 type: "Conformance.\(number)",
                 clientUser: "c0ffee",
                 sessionID: "session-1",
-                receivedAt: Date(timeIntervalSince1970: 1_718_460_000 + Double(number) / 1000),
+                receivedAt: Date(timeIntervalSince1970: Double(1_718_460_000_000 + number) / 1000),
                 payload: ["n": .int(Int64(number)), "label": .string("event \(number)")]
             )
         }
@@ -217,9 +217,10 @@ public struct EventCacheConformance: Sendable {
         try context.expect(await cache.evictedCount(), 3, "evictedCount after 8 appends with limit 5")
         try context.expect(try await cache.peek(limit: 10), Array(events[3..<8]), "the newest 5 stay, oldest first")
         // A single append larger than the limit keeps its own newest events.
-        try await cache.append(Array(events[8...]) + Self.numberedEvents(13...15))
+        let more = Self.numberedEvents(13...15)
+        try await cache.append(Array(events[8...]) + more)
         try context.expect(await cache.evictedCount(), 10, "evictedCount after 7 more")
-        let expected = Array(events[10...]) + Self.numberedEvents(13...15)
+        let expected = Array(events[10...]) + more
         try context.expect(try await cache.peek(limit: 10), expected, "after an append larger than the room left")
         try await cache.remove(ids: [expected[0].id])
         try await cache.append(Self.numberedEvents(16...16))
@@ -279,7 +280,8 @@ public struct EventCacheConformance: Sendable {
         return reopen
     }
 
-    /// Events whose fields exercise every encoding path.
+    /// Events whose fields exercise every encoding path. Dates are whole milliseconds, built
+    /// as `milliseconds / 1000` like a parsed timestamp.
     public static let payloadSamples: [Event] = {
         let receivedAt = Date(timeIntervalSince1970: 1_718_460_000.123)
         return [
@@ -313,7 +315,7 @@ public struct EventCacheConformance: Sendable {
                 type: "Unicode.täst 🚀",
                 clientUser: "user",
                 sessionID: nil,
-                receivedAt: receivedAt.addingTimeInterval(0.001),
+                receivedAt: Date(timeIntervalSince1970: 1_718_460_000.124),
                 payload: [
                     "Grüße": .string("こんにちは 👋🏽 — Ünïcödé"),
                     "quote\"backslash\\": .string("line\nbreak\ttab\r\u{1}\u{1F}\"\\/"),
