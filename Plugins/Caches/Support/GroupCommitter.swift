@@ -37,6 +37,11 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
         self.commit = commit
     }
 
+    /// The number of submissions waiting for the next round (diagnostics and tests).
+    public var queuedSubmissions: Int {
+        state.withLock { $0.waiting.count }
+    }
+
     /// Commits `items` (possibly together with other callers' items); returns once committed.
     public func submit(_ items: [Item]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
