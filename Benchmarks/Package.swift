@@ -13,6 +13,8 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
     "TelemetryKitDefaults",
+    "TelemetryKitSQLiteCache",
+    "TelemetryKitJSONLinesCache",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

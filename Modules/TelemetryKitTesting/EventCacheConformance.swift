@@ -161,7 +161,11 @@ public struct EventCacheConformance: Sendable {
         )
         try context.expect(await cache.count(), 4, "count after removals")
         try await cache.remove(ids: [events[7].id])
-        try context.expect(try await cache.peek(limit: 100), [events[2], events[4], events[5]], "after removing the newest")
+        try context.expect(
+            try await cache.peek(limit: 100),
+            [events[2], events[4], events[5]],
+            "after removing the newest"
+        )
     }
 
     private func removeUnknownIDs(_ context: inout CheckContext) async throws {
@@ -173,7 +177,11 @@ public struct EventCacheConformance: Sendable {
         try await cache.remove(ids: [])
         try context.expect(await cache.count(), 3, "count after removing nothing")
         try await cache.remove(ids: [UUID(), events[1].id, UUID()])
-        try context.expect(try await cache.peek(limit: 100), [events[0], events[2]], "after a mix of known and unknown")
+        try context.expect(
+            try await cache.peek(limit: 100),
+            [events[0], events[2]],
+            "after a mix of known and unknown"
+        )
         try await cache.remove(ids: [events[1].id])
         try context.expect(await cache.count(), 2, "count after removing an id twice")
     }

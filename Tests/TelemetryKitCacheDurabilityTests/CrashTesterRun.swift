@@ -71,7 +71,8 @@ final class CrashTesterRun {
             var batch: [(number: Int, id: UUID)] = []
             for item in parts.dropFirst() {
                 let fields = item.split(separator: ":")
-                guard fields.count == 2, let number = Int(fields[0]), let id = UUID(uuidString: String(fields[1])) else {
+                guard fields.count == 2, let number = Int(fields[0]), let id = UUID(uuidString: String(fields[1]))
+                else {
                     output.unparsedLines.append(line)
                     return
                 }
@@ -108,7 +109,8 @@ final class CrashTesterRun {
     }
 
     var terminationReason: String {
-        process.isRunning ? "running" : "status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
+        process.isRunning
+            ? "running" : "status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
     }
 }
 
@@ -129,7 +131,9 @@ func crashTesterExecutable() -> (url: URL?, searched: [String]) {
         }
     }
     for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        candidates.append(URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(
+            URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent(name)
+        )
     }
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -81,7 +81,8 @@ struct JSONLinesEventCacheTests {
             try await cache.append(events)
         }
         let good = try lines(url)
-        let damaged = [good[0], "not json at all", good[1], #"{"id": broken}"#, "", good[2]].joined(separator: "\n") + "\n"
+        let damaged =
+            [good[0], "not json at all", good[1], #"{"id": broken}"#, "", good[2]].joined(separator: "\n") + "\n"
         try Data(damaged.utf8).write(to: url)
         let logger = RecordingLogger()
 
@@ -163,7 +164,10 @@ struct JSONLinesEventCacheTests {
             let cache = try JSONLinesEventCache(fileURL: url, limit: 3)
             try await cache.append(events)
             #expect(await cache.evictedCount() == 2)
-            #expect(try lines(url).last == #"{"ack":[""# + events[0].id.uuidString + #"",""# + events[1].id.uuidString + #""]}"#)
+            #expect(
+                try lines(url).last == #"{"ack":[""# + events[0].id.uuidString + #"",""# + events[1].id.uuidString
+                    + #""]}"#
+            )
         }
         let reopened = try JSONLinesEventCache(fileURL: url, limit: 3)
         #expect(try await reopened.peek(limit: 10) == Array(events[2...]))

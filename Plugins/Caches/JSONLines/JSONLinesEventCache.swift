@@ -57,7 +57,10 @@ public final class JSONLinesEventCache: EventCaching {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw EventCacheError("Cannot create the directory of the JSON-lines event cache: \(error)", path: directory)
+            throw EventCacheError(
+                "Cannot create the directory of the JSON-lines event cache: \(error)",
+                path: directory
+            )
         }
         let journal: JSONLinesJournal
         let report: JSONLinesJournal.LoadReport

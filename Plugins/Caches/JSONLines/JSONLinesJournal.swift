@@ -217,7 +217,8 @@ final class JSONLinesJournal {
         let overflow = max(0, count + records.count - limit)
         if overflow > 0 {
             let oldLive = entries[head...]
-            let evictedIDs = oldLive.prefix(overflow).map(\.id) + newEntries.prefix(max(0, overflow - oldLive.count)).map(\.id)
+            let evictedIDs =
+                oldLive.prefix(overflow).map(\.id) + newEntries.prefix(max(0, overflow - oldLive.count)).map(\.id)
             buffer.append(contentsOf: Self.ackLine(evictedIDs))
         }
         do throws(JournalFailure) {
@@ -254,7 +255,11 @@ final class JSONLinesJournal {
                     continue
                 }
                 do {
-                    events.append(try EventJSONCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + entry.length)])))
+                    events.append(
+                        try EventJSONCodec.decode(
+                            UnsafeRawBufferPointer(rebasing: bytes[start..<(start + entry.length)])
+                        )
+                    )
                 } catch {
                     unreadable.append((entry.id, "event \(entry.id): \(error)"))
                 }

@@ -95,7 +95,10 @@ final class SQLiteConnection {
             sqlite3_busy_timeout(db, 5000)
             let mode = try queryText("PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
-                throw SQLiteFailure(code: SQLITE_CANTOPEN, message: "WAL journal mode unavailable (got \(mode ?? "nothing"))")
+                throw SQLiteFailure(
+                    code: SQLITE_CANTOPEN,
+                    message: "WAL journal mode unavailable (got \(mode ?? "nothing"))"
+                )
             }
             try execute(fullSync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             try execute(Self.schema)

@@ -112,7 +112,9 @@ public final class SQLiteEventCache: EventCaching {
         var evicted = 0
         do {
             if let maxEventAge {
-                evicted += try connection.prune(receivedBefore: SQLiteRow.milliseconds(clock.now.addingTimeInterval(-maxEventAge)))
+                evicted += try connection.prune(
+                    receivedBefore: SQLiteRow.milliseconds(clock.now.addingTimeInterval(-maxEventAge))
+                )
             }
             evicted += try connection.enforce(limit: self.limit)
         } catch {
