@@ -112,12 +112,16 @@ struct SQLiteEventCacheTests {
             let cache = try SQLiteEventCache(fileURL: url, maxEventAge: 3600, clock: clock)
             try await cache.append([old1, fresh1, old2, fresh2])
             #expect(await cache.count() == 4)
+            // Pruning ran when the cache opened; it runs again a minute later at the earliest.
+            #expect(try await cache.peek(limit: 10) == [old1, fresh1, old2, fresh2])
+            clock.advance(by: 60)
 
             #expect(try await cache.peek(limit: 10) == [fresh1, fresh2])
             #expect(await cache.evictedCount() == 2)
             #expect(await cache.count() == 2)
 
-            clock.advance(by: 3600)
+            // Now the cutoff is exactly fresh2's date: older is dropped, equal stays.
+            clock.advance(by: 3540)
             #expect(try await cache.peek(limit: 10) == [fresh2])
             #expect(await cache.evictedCount() == 3)
         }
@@ -184,6 +188,37 @@ struct SQLiteEventCacheTests {
         #expect(logger.warnings.first?.contains("1 unreadable event") == true)
         #expect(try await cache.peek(limit: 10) == [events[0], events[2]])
         #expect(logger.warnings.count == 1)
+    }
+
+    @Test func removingAPrefixOfTheLastReadKeepsEverythingElse() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = try SQLiteEventCache(fileURL: directory.file("events.sqlite"))
+        let events = EventCacheConformance.numberedEvents(1...13)
+        try await cache.append(Array(events[0..<10]))
+        let batch = try await cache.peek(limit: 6)
+        try await cache.append(Array(events[10..<12]))
+
+        // Half of a split batch, then the other half.
+        try await cache.remove(ids: batch[0..<3].map(\.id))
+        #expect(try await cache.peek(limit: 100) == Array(events[3..<12]))
+        try await cache.remove(ids: batch[3..<6].map(\.id))
+        #expect(try await cache.peek(limit: 100) == Array(events[6..<12]))
+
+        // Not a prefix of what was read.
+        _ = try await cache.peek(limit: 3)
+        try await cache.remove(ids: [events[7].id])
+        try await cache.remove(ids: [events[6].id, events[8].id])
+        #expect(try await cache.peek(limit: 100) == Array(events[9..<12]))
+        #expect(await cache.count() == 3)
+
+        // A stale read: the rows it saw are gone, later rows must stay.
+        _ = try await cache.peek(limit: 1)
+        try await cache.removeAll()
+        try await cache.append([events[12]])
+        try await cache.remove(ids: [events[9].id])
+        #expect(try await cache.peek(limit: 100) == [events[12]])
+        #expect(await cache.count() == 1)
     }
 
     @Test func removingTheDispatchersBatchLeavesTheRestInOrder() async throws {

@@ -36,9 +36,9 @@ func typicalEvent(_ number: Int) -> Event {
     )
 }
 
-/// An event with every parameter the default processors add (about 45 payload entries).
-func fullDefaultsEvent(_ number: Int) -> Event {
-    var event = typicalEvent(number)
+/// The parameters the default processors add beyond `typicalEvent`'s, computed once as
+/// processors do (so keys and values are shared between events, not copied).
+let defaultProcessorParameters: [String: PayloadValue] = {
     let keys = [
         "Accessibility.isBoldTextEnabled", "Accessibility.isReduceMotionEnabled",
         "Accessibility.preferredContentSizeCategory", "Acquisition.firstSessionDate", "Acquisition.isNewInstall",
@@ -53,9 +53,19 @@ func fullDefaultsEvent(_ number: Int) -> Event {
         "UserPreference.colorScheme", "UserPreference.language", "UserPreference.layoutDirection",
         "UserPreference.region",
     ]
+    var parameters: [String: PayloadValue] = [:]
     for (index, key) in keys.enumerated() {
-        event.payload["TelemetryDeck." + key] = index % 3 == 0 ? .int(Int64(index)) : .string("value-\(index)")
+        parameters["TelemetryDeck." + key] =
+            index % 3 == 0 ? .int(Int64(index)) : .string("a longer shared value \(index)")
     }
+    return parameters
+}()
+
+/// An event with every parameter the default processors add (49 payload entries): each event
+/// has its own payload dictionary, as the finalizer builds one per event.
+func fullDefaultsEvent(_ number: Int) -> Event {
+    var event = typicalEvent(number)
+    event.payload.merge(defaultProcessorParameters) { current, _ in current }
     return event
 }
 

@@ -65,6 +65,10 @@ final class SQLiteConnection {
     private var evictOldest: OpaquePointer?
     private var pruneOlder: OpaquePointer?
     private var deleteAll: OpaquePointer?
+    private var deleteThroughSequence: OpaquePointer?
+    /// The ids and sequence numbers of the last `oldest` read, oldest first: removing a prefix
+    /// of them (the dispatcher's case) is one range delete instead of one lookup per id.
+    private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
     /// The number of rows, kept in step with every write (this connection is the only writer).
     private(set) var count = 0
 
@@ -76,7 +80,6 @@ final class SQLiteConnection {
             json TEXT NOT NULL
         );
         CREATE INDEX IF NOT EXISTS events_id ON events(id);
-        CREATE INDEX IF NOT EXISTS events_received_at ON events(received_at);
         PRAGMA user_version = 1;
         """
 
@@ -114,6 +117,7 @@ final class SQLiteConnection {
             )
             pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1")
             deleteAll = try prepare("DELETE FROM events")
+            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
             // Reading every row's length walks the whole table: damaged pages show up now.
             count = Int(try queryInt("SELECT COUNT(*), SUM(LENGTH(json)) FROM events"))
         } catch {
@@ -198,6 +202,8 @@ final class SQLiteConnection {
         events.reserveCapacity(min(limit, count))
         var unreadableSequences: [Int64] = []
         var unreadable: [String] = []
+        var readIDs: [UUID] = []
+        var readSequences: [Int64] = []
         sqlite3_bind_int64(selectOldest, 1, Int64(limit))
         defer { sqlite3_reset(selectOldest) }
         while true {
@@ -208,7 +214,10 @@ final class SQLiteConnection {
             let length = Int(sqlite3_column_bytes(selectOldest, 1))
             let text = UnsafeRawBufferPointer(start: sqlite3_column_text(selectOldest, 1), count: length)
             do {
-                events.append(try EventJSONCodec.decode(text))
+                let event = try EventJSONCodec.decode(text)
+                events.append(event)
+                readIDs.append(event.id)
+                readSequences.append(sequence)
             } catch {
                 unreadableSequences.append(sequence)
                 unreadable.append("row \(sequence): \(error)")
@@ -224,20 +233,36 @@ final class SQLiteConnection {
             }
             count -= unreadableSequences.count
         }
+        // A prefix of the rows read is "every row up to a sequence number" only if no
+        // unreadable row sits between them.
+        lastRead = unreadableSequences.isEmpty ? (readIDs, readSequences) : ([], [])
         return (events, unreadable)
     }
 
     /// Deletes the rows with these ids; returns how many were deleted.
     func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
-        guard let deleteByID else { throw closedFailure }
-        let removed = try transaction { () throws(SQLiteFailure) -> Int in
-            var removed = 0
-            for id in ids {
-                try bind(id, to: deleteByID, at: 1)
-                try run(deleteByID)
-                removed += Int(sqlite3_changes(db))
+        guard let deleteByID, let deleteThroughSequence else { throw closedFailure }
+        guard !ids.isEmpty else { return 0 }
+        let removed: Int
+        if ids.count <= lastRead.ids.count, ids.elementsEqual(lastRead.ids.prefix(ids.count)) {
+            // The oldest rows read last, in order: rows are only ever appended with higher
+            // sequence numbers (AUTOINCREMENT never reuses one), so these are exactly the rows
+            // up to the last one's sequence number (or fewer, if some were removed since).
+            sqlite3_bind_int64(deleteThroughSequence, 1, lastRead.sequences[ids.count - 1])
+            try run(deleteThroughSequence)
+            removed = Int(sqlite3_changes(db))
+            lastRead.ids.removeFirst(ids.count)
+            lastRead.sequences.removeFirst(ids.count)
+        } else {
+            removed = try transaction { () throws(SQLiteFailure) -> Int in
+                var removed = 0
+                for id in ids {
+                    try bind(id, to: deleteByID, at: 1)
+                    try run(deleteByID)
+                    removed += Int(sqlite3_changes(db))
+                }
+                return removed
             }
-            return removed
         }
         count -= removed
         return removed

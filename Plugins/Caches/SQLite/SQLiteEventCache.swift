@@ -22,7 +22,9 @@ import Musl
 /// (indexed, for `remove(ids:)`) and its JSON. Concurrent appends are committed together in
 /// one transaction (group commit). When the cache holds more than `limit` events, the oldest
 /// are evicted and counted; with `maxEventAge`, events older than that are dropped (and
-/// counted as evicted) before each `peek`.
+/// counted as evicted) when the cache opens and before a `peek`, at most every tenth of
+/// `maxEventAge` or every minute, whichever is shorter (a scan without an index, so appends
+/// stay cheap).
 ///
 /// A file that is not a readable database (damaged, or random bytes) is moved aside with a
 /// `.corrupt` suffix and replaced by an empty database, with a warning.
@@ -46,6 +48,7 @@ public final class SQLiteEventCache: EventCaching {
     private struct Store {
         var connection: SQLiteConnection
         var evicted = 0
+        var lastPrune: Date
     }
 
     /// The database file.
@@ -59,6 +62,7 @@ public final class SQLiteEventCache: EventCaching {
     private let committer: GroupCommitter<SQLiteRow>
     private let logger: any Logging
     private let clock: any TelemetryClock
+    private let pruneInterval: TimeInterval
 
     /// Opens or creates the cache at `fileURL`, creating the directory if needed.
     ///
@@ -85,6 +89,7 @@ public final class SQLiteEventCache: EventCaching {
         self.maxEventAge = maxEventAge
         self.logger = logger
         self.clock = clock
+        pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
         try Self.prepareFile(at: fileURL)
 
@@ -110,10 +115,11 @@ public final class SQLiteEventCache: EventCaching {
         }
 
         var evicted = 0
+        let openedAt = clock.now
         do {
             if let maxEventAge {
                 evicted += try connection.prune(
-                    receivedBefore: SQLiteRow.milliseconds(clock.now.addingTimeInterval(-maxEventAge))
+                    receivedBefore: SQLiteRow.milliseconds(openedAt.addingTimeInterval(-maxEventAge))
                 )
             }
             evicted += try connection.enforce(limit: self.limit)
@@ -121,7 +127,7 @@ public final class SQLiteEventCache: EventCaching {
             throw EventCacheError("Cannot open the SQLite event cache: \(failureDescription(error))", path: path)
         }
 
-        let store = Locked(Store(connection: connection, evicted: evicted))
+        let store = Locked(Store(connection: connection, evicted: evicted, lastPrune: openedAt))
         let limit = self.limit
         self.store = store
         committer = GroupCommitter { rows in
@@ -143,10 +149,13 @@ public final class SQLiteEventCache: EventCaching {
 
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
-        let cutoff = maxEventAge.map { SQLiteRow.milliseconds(clock.now.addingTimeInterval(-$0)) }
+        let now = clock.now
         let (events, unreadable) = try perform("read from") { store in
-            if let cutoff {
-                store.evicted += try store.connection.prune(receivedBefore: cutoff)
+            if let maxEventAge, abs(now.timeIntervalSince(store.lastPrune)) >= pruneInterval {
+                store.evicted += try store.connection.prune(
+                    receivedBefore: SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
+                )
+                store.lastPrune = now
             }
             return try store.connection.oldest(limit)
         }
