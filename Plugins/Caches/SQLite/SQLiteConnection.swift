@@ -66,6 +66,9 @@ final class SQLiteConnection {
     private var pruneOlder: OpaquePointer?
     private var deleteAll: OpaquePointer?
     private var deleteThroughSequence: OpaquePointer?
+    private var synchronousNormal: OpaquePointer?
+    private var synchronousFull: OpaquePointer?
+    private let fullSync: Bool
     /// The ids and sequence numbers of the last `oldest` read, oldest first: removing a prefix
     /// of them (the dispatcher's case) is one range delete instead of one lookup per id.
     private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
@@ -94,6 +97,7 @@ final class SQLiteConnection {
             throw SQLiteFailure(code: result, message: message)
         }
         db = handle
+        self.fullSync = fullSync
         do throws(SQLiteFailure) {
             sqlite3_busy_timeout(db, 5000)
             let mode = try queryText("PRAGMA journal_mode = WAL")
@@ -118,6 +122,8 @@ final class SQLiteConnection {
             pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1")
             deleteAll = try prepare("DELETE FROM events")
             deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
+            synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
+            synchronousFull = try prepare("PRAGMA synchronous = FULL")
             // Reading every row's length walks the whole table: damaged pages show up now.
             count = Int(try queryInt("SELECT COUNT(*), SUM(LENGTH(json)) FROM events"))
         } catch {
@@ -241,8 +247,14 @@ final class SQLiteConnection {
 
     /// Deletes the rows with these ids; returns how many were deleted.
     func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
-        guard let deleteByID, let deleteThroughSequence else { throw closedFailure }
         guard !ids.isEmpty else { return 0 }
+        let removed = try withoutFsync { () throws(SQLiteFailure) -> Int in try delete(ids: ids) }
+        count -= removed
+        return removed
+    }
+
+    private func delete(ids: [UUID]) throws(SQLiteFailure) -> Int {
+        guard let deleteByID, let deleteThroughSequence else { throw closedFailure }
         let removed: Int
         if ids.count <= lastRead.ids.count, ids.elementsEqual(lastRead.ids.prefix(ids.count)) {
             // The oldest rows read last, in order: rows are only ever appended with higher
@@ -264,15 +276,27 @@ final class SQLiteConnection {
                 return removed
             }
         }
-        count -= removed
         return removed
     }
 
     /// Deletes every row.
     func removeAll() throws(SQLiteFailure) {
         guard let deleteAll else { throw closedFailure }
-        try run(deleteAll)
+        try withoutFsync { () throws(SQLiteFailure) in try run(deleteAll) }
         count = 0
+    }
+
+    /// Runs a removal without fsyncing its commit even in `fullSync` mode: a removal lost to a
+    /// power cut only means a re-send (delivery is at-least-once), and the next fsynced
+    /// commit makes it durable too. Appends stay fsynced.
+    private func withoutFsync<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        guard fullSync, let synchronousNormal, let synchronousFull else { return try body() }
+        try run(synchronousNormal)
+        defer {
+            _ = sqlite3_step(synchronousFull)
+            sqlite3_reset(synchronousFull)
+        }
+        return try body()
     }
 
     // MARK: Helpers

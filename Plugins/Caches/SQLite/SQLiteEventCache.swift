@@ -41,7 +41,8 @@ public final class SQLiteEventCache: EventCaching {
         /// Survives a crash of the process; a power loss may lose the last commits but never
         /// damages the database (SQLite `synchronous = NORMAL`).
         case normal
-        /// Survives a power loss as well: every commit is fsynced (`synchronous = FULL`).
+        /// Survives a power loss as well: every append is fsynced (`synchronous = FULL`).
+        /// Removals are not: one lost to a power cut only means a re-send.
         case full
     }
 
@@ -70,7 +71,7 @@ public final class SQLiteEventCache: EventCaching {
     ///   - fileURL: the database file (`-wal` and `-shm` files appear beside it).
     ///   - limit: the maximum number of events kept (default 10,000); the oldest are evicted.
     ///   - maxEventAge: drop events older than this many seconds; `nil` keeps them.
-    ///   - synchronous: `.full` (default) fsyncs every commit; `.normal` survives process
+    ///   - synchronous: `.full` (default) fsyncs every append; `.normal` survives process
     ///     crashes only, and is faster on slow disks.
     ///   - logger: receives the warnings (a damaged file, unreadable rows).
     ///   - clock: the time `maxEventAge` is measured against.
