@@ -335,7 +335,7 @@ defaultPluginModules += [
     "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
-    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
 ]
 
 targets += [

@@ -10,6 +10,7 @@
 @_exported public import TelemetryKitLocale
 @_exported public import TelemetryKitPlistStorage
 @_exported public import TelemetryKitPreviewFilter
+@_exported public import TelemetryKitSQLiteCache
 @_exported public import TelemetryKitSessionTracking
 @_exported public import TelemetryKitTestMode
 @_exported public import TelemetryKitTrialConversion

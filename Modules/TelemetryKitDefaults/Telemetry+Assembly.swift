@@ -71,6 +71,26 @@ extension Telemetry {
         }
     }
 
+    /// The durable queue of the default destination: SQLite in the data directory.
+    static func defaultCache(
+        for configuration: Config,
+        logger: any Logging,
+        clock: any TelemetryClock
+    ) throws -> any EventCaching {
+        do {
+            let directory =
+                try configuration.dataDirectory ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+            return try SQLiteEventCache(
+                fileURL: directory.appendingPathComponent("events-\(defaultDestinationID).sqlite"),
+                maxEventAge: configuration.deliveryPolicy.maxEventAge,
+                logger: logger,
+                clock: clock
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
+    }
+
     static func makeClient(
         configuration: Config,
         processors: [any EventProcessor]?,
@@ -88,11 +108,15 @@ extension Telemetry {
         let mainDestination = Destination(
             id: defaultDestinationID,
             transmitter: transmitter,
-            cache: cache ?? InMemoryEventCache(),
+            cache: try cache ?? defaultCache(for: configuration, logger: logger, clock: clock),
             policy: configuration.deliveryPolicy
         )
         return TelemetryClient(
-            configuration: .init(appID: configuration.appID, salt: configuration.salt),
+            configuration: .init(
+                appID: configuration.appID,
+                salt: configuration.salt,
+                shutdownTimeout: configuration.shutdownTimeout
+            ),
             processors: processors ?? defaultProcessors(for: configuration),
             destinations: [mainDestination] + destinations,
             transformations: transformations,
