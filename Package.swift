@@ -25,7 +25,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "TelemetryKitTesting",
-        dependencies: ["TelemetryKit"],
+        dependencies: ["TelemetryKit", "TelemetryKitInMemoryStorage"],
         path: "Modules/TelemetryKitTesting"
     ),
     .testTarget(

@@ -30,7 +30,7 @@ public enum TransmissionOutcome: Sendable, Equatable {
 }
 
 /// Why a batch was rejected.
-public struct RejectionReason: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct RejectionReason: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The HTTP status code, when the rejection came from an HTTP response.
     public var statusCode: Int?
     public var message: String

@@ -1,0 +1,163 @@
+/// The client's ordered intake: a lock-protected queue drained by one consumer task.
+///
+/// Producers append under a short lock and wake the consumer only if it is waiting, so
+/// `event()` costs a lock and an array append. Before `start()`, events go to a bounded
+/// pre-start buffer (oldest dropped and counted) that is replayed first.
+final class Intake: Sendable {
+    enum Item: Sendable {
+        /// An event, and the continuation of an awaited `send` to resume once it is cached.
+        case event(EventInput, CheckedContinuation<Void, Never>?)
+        /// Resumed once every earlier item is processed and cached.
+        case barrier(CheckedContinuation<Void, Never>)
+    }
+
+    struct Counters: Sendable {
+        var processed = 0
+        var filtered = 0
+        var failed = 0
+    }
+
+    private struct State {
+        var started = false
+        var closed = false
+        var preStart: BoundedBuffer<Item>
+        var pending: [Item] = []
+        var waiter: CheckedContinuation<[Item]?, Never>?
+        var counters = Counters()
+        var droppedAfterClose = 0
+    }
+
+    private let state: Locked<State>
+
+    init(preStartLimit: Int) {
+        state = Locked(State(preStart: BoundedBuffer(capacity: preStartLimit)))
+    }
+
+    func enqueue(_ item: Item, logger: any Logging) {
+        var toResume: (CheckedContinuation<[Item]?, Never>, [Item])?
+        var dropped: Item?
+        var closed = false
+        state.withLock { state in
+            if state.closed {
+                closed = true
+                state.droppedAfterClose += 1
+                dropped = item
+            } else if !state.started {
+                dropped = state.preStart.append(item)
+            } else if let waiter = state.waiter {
+                state.waiter = nil
+                var items = state.pending
+                items.append(item)
+                state.pending = []
+                toResume = (waiter, items)
+            } else {
+                state.pending.append(item)
+            }
+        }
+        if let (waiter, items) = toResume {
+            waiter.resume(returning: items)
+        }
+        if let dropped {
+            if closed {
+                logger.log(.warning, "an event was sent after shutdown and was dropped")
+            }
+            Intake.resumeAll([dropped])
+        }
+    }
+
+    /// Marks the intake started: the pre-start buffer goes first. Returns how many events the
+    /// full buffer dropped.
+    func start() -> Int {
+        var toResume: (CheckedContinuation<[Item]?, Never>, [Item])?
+        let dropped = state.withLock { state -> Int in
+            state.started = true
+            let buffered = state.preStart.removeAll()
+            state.pending = buffered + state.pending
+            if let waiter = state.waiter, !state.pending.isEmpty {
+                state.waiter = nil
+                toResume = (waiter, state.pending)
+                state.pending = []
+            }
+            return state.preStart.droppedCount
+        }
+        if let (waiter, items) = toResume {
+            waiter.resume(returning: items)
+        }
+        return dropped
+    }
+
+    /// Stops accepting items; the consumer ends once the queue is empty.
+    func close() {
+        let waiter = state.withLock { state -> CheckedContinuation<[Item]?, Never>? in
+            state.closed = true
+            guard state.pending.isEmpty else { return nil }
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next items in order; nil once closed and drained.
+    func next() async -> [Item]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[Item]?, Never>) in
+            let immediate = state.withLock { state -> [Item]?? in
+                if state.started && !state.pending.isEmpty {
+                    let items = state.pending
+                    state.pending = []
+                    return .some(items)
+                }
+                if state.closed { return .some(nil) }
+                state.waiter = continuation
+                return .none
+            }
+            if let immediate {
+                continuation.resume(returning: immediate)
+            }
+        }
+    }
+
+    /// Waits until everything enqueued before this call is processed and cached.
+    func barrier() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let accepted = state.withLock { state -> Bool in
+                guard state.started, !state.closed else { return false }
+                return true
+            }
+            if accepted {
+                enqueue(.barrier(continuation), logger: SilentLogger())
+            } else {
+                continuation.resume()
+            }
+        }
+    }
+
+    func add(_ counters: Counters) {
+        state.withLock { state in
+            state.counters.processed += counters.processed
+            state.counters.filtered += counters.filtered
+            state.counters.failed += counters.failed
+        }
+    }
+
+    func counters() -> TelemetryStats {
+        state.withLock { state in
+            var stats = TelemetryStats()
+            stats.processed = state.counters.processed
+            stats.filtered = state.counters.filtered
+            stats.failed = state.counters.failed
+            stats.droppedBeforeStart = state.preStart.droppedCount
+            return stats
+        }
+    }
+
+    /// Resumes every waiting caller of `items` (used for dropped items).
+    static func resumeAll(_ items: [Item]) {
+        for item in items {
+            switch item {
+            case .event(_, let continuation): continuation?.resume()
+            case .barrier(let continuation): continuation.resume()
+            }
+        }
+    }
+}

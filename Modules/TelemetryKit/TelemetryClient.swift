@@ -1,0 +1,430 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The SDK's engine: ordered intake, the processor pipeline, caches and dispatchers.
+///
+/// The `Telemetry` facade wraps one client; create more for separate apps or tenants.
+///
+/// ```swift
+/// let client = TelemetryClient(
+///     configuration: .init(appID: "APP-ID"),
+///     processors: [ABTestProcessor(variant: "B")],
+///     destinations: [Destination(id: "ingest", transmitter: transmitter, cache: cache)],
+///     storage: storage
+/// )
+/// await client.start()
+/// client.event("Screen.shown", parameters: ["screen": "home"])
+/// await client.flush()
+/// ```
+///
+/// `event(...)` returns at once: it appends to an ordered queue under a lock (no task per
+/// event). One consumer task runs the pipeline in call order and appends to every
+/// destination's cache in groups; each destination's dispatcher sends from its cache.
+public final class TelemetryClient: Sendable {
+    /// Client settings.
+    public struct Configuration: Sendable {
+        /// The app id put into every event.
+        public var appID: String
+        /// Appended to the user identifier before hashing.
+        public var salt: String
+        /// Events kept before `start()`; the oldest are dropped (and counted) beyond it.
+        public var preStartBufferLimit: Int
+        /// The longest `shutdown()` spends flushing (seconds).
+        public var shutdownTimeout: TimeInterval
+
+        public init(
+            appID: String,
+            salt: String = "",
+            preStartBufferLimit: Int = 1000,
+            shutdownTimeout: TimeInterval = 5
+        ) {
+            self.appID = appID
+            self.salt = salt
+            self.preStartBufferLimit = preStartBufferLimit
+            self.shutdownTimeout = shutdownTimeout
+        }
+    }
+
+    public let configuration: Configuration
+    public let processors: [any EventProcessor]
+    public let destinations: [Destination]
+    public let storage: any ProcessorStorage
+    public let logger: any Logging
+    public let clock: any TelemetryClock
+    /// Lifecycle signals for processors (sessions, durations); drive it on servers and in tests.
+    public let lifecycle: AppLifecycle
+
+    let pipeline: ProcessorPipeline
+    private let afterProcessors: [any EventTransformation]
+    private let dispatchers: [Dispatcher]
+    private let intake: Intake
+    private let runtime = Locked(RuntimeState())
+
+    private struct RuntimeState {
+        var userIdentifier: String?
+        var defaultParameters: [String: PayloadValue] = [:]
+        var phase: Phase = .created
+        var consumer: Task<Void, Never>?
+    }
+
+    private enum Phase {
+        case created, starting, running, stopped
+    }
+
+    public init(
+        configuration: Configuration,
+        processors: [any EventProcessor] = [],
+        destinations: [Destination],
+        transformations: [any EventTransformation] = [],
+        storage: any ProcessorStorage,
+        logger: any Logging = StandardErrorLogger(),
+        clock: any TelemetryClock = SystemClock(),
+        lifecycle: AppLifecycle = AppLifecycle(),
+        observer: (@Sendable (DeliveryReport) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.processors = processors
+        self.storage = storage
+        self.logger = logger
+        self.clock = clock
+        self.lifecycle = lifecycle
+        var seen = Set<String>()
+        var unique: [Destination] = []
+        for destination in destinations {
+            if seen.insert(destination.id).inserted {
+                unique.append(destination)
+            } else {
+                logger.log(.error, "duplicate destination id '\(destination.id)': only the first one is used")
+            }
+        }
+        self.destinations = unique
+        self.pipeline = ProcessorPipeline(
+            processors: processors,
+            finalizer: EventFinalizer(appID: configuration.appID, salt: configuration.salt, logger: logger)
+        )
+        self.afterProcessors = transformations.ordered(for: nil)
+        self.dispatchers = unique.map { destination in
+            Dispatcher(
+                destination: destination,
+                transformations: (transformations
+                    + destination.transformations.map {
+                        DestinationScoped(base: $0, destinationID: destination.id)
+                    }).ordered(for: destination.id),
+                clock: clock,
+                logger: logger,
+                observer: observer
+            )
+        }
+        self.intake = Intake(preStartLimit: configuration.preStartBufferLimit)
+    }
+
+    deinit {
+        runtime.withLock { $0.consumer?.cancel() }
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts the processors (in order), replays events sent before, and starts delivery.
+    /// Calling it again does nothing.
+    public func start() async {
+        let proceed = runtime.withLock { state -> Bool in
+            guard state.phase == .created else { return false }
+            state.phase = .starting
+            return true
+        }
+        guard proceed else { return }
+        let emitter = Emitter(client: self)
+        for processor in processors {
+            await processor.start(storage: storage, logger: logger, emitter: emitter)
+        }
+        let consumer = Task { [intake, weak self] in
+            while let items = await intake.next() {
+                guard let self else {
+                    Intake.resumeAll(items)
+                    return
+                }
+                await self.process(items)
+            }
+        }
+        runtime.withLock { state in
+            state.consumer = consumer
+            state.phase = .running
+        }
+        let dropped = intake.start()
+        if dropped > 0 {
+            logger.log(.warning, "\(dropped) event(s) sent before start were dropped: the pre-start buffer was full")
+        }
+        for dispatcher in dispatchers {
+            await dispatcher.startTimer()
+        }
+    }
+
+    /// Stops the processors and delivers what is queued, waiting at most
+    /// `configuration.shutdownTimeout` seconds. Events sent afterwards are dropped.
+    public func shutdown() async {
+        let wasRunning = runtime.withLock { state -> Bool in
+            let running = state.phase == .running
+            state.phase = .stopped
+            return running
+        }
+        guard wasRunning else { return }
+        await intake.barrier()
+        intake.close()
+        for dispatcher in dispatchers {
+            await dispatcher.stopTimer()
+        }
+        for processor in processors.reversed() {
+            await processor.stop()
+        }
+        await storage.flush()
+        let deadline = clock.now.addingTimeInterval(configuration.shutdownTimeout)
+        await withTaskGroup(of: Void.self) { group in
+            for dispatcher in dispatchers {
+                group.addTask { [clock] in
+                    while clock.now < deadline {
+                        switch await dispatcher.deliver(force: true) {
+                        case .empty, .failed: return
+                        case .retry:
+                            let wait = await dispatcher.backoffState().delay ?? 1
+                            let remaining = deadline.timeIntervalSince(clock.now)
+                            guard remaining > 0 else { return }
+                            do { try await clock.sleep(for: min(wait, remaining)) } catch { return }
+                        }
+                    }
+                }
+            }
+        }
+        let remaining = await queuedCount()
+        if remaining > 0 {
+            logger.log(.warning, "shutdown: \(remaining) event(s) stay queued for the next launch")
+        }
+        lifecycle.send(.willTerminate)
+    }
+
+    // MARK: Sending
+
+    /// Sends an event without waiting. Events are processed in call order.
+    public func event(
+        _ name: String,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        intake.enqueue(
+            .event(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID), nil),
+            logger: logger
+        )
+    }
+
+    /// Sends an event without waiting. Events are processed in call order.
+    public func event(_ input: EventInput) {
+        intake.enqueue(.event(input, nil), logger: logger)
+    }
+
+    /// Sends an event and returns once it is in every destination's cache (or was filtered).
+    public func send(_ input: EventInput) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            intake.enqueue(.event(input, continuation), logger: logger)
+        }
+    }
+
+    /// Sends an event and returns once it is in every destination's cache (or was filtered).
+    public func send(
+        _ name: String,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) async {
+        await send(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
+    }
+
+    /// Processes everything sent so far and delivers every destination's queue completely,
+    /// or until a destination asks to retry later.
+    @discardableResult
+    public func flush() async -> FlushResult {
+        let running = runtime.withLock { $0.phase == .running }
+        if running {
+            await intake.barrier()
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for dispatcher in dispatchers {
+                group.addTask { _ = await dispatcher.deliver(force: true) }
+            }
+        }
+        let remaining = await queuedCount()
+        return remaining == 0 ? .complete : .incomplete(remaining: remaining)
+    }
+
+    /// Waits until every event sent so far went through the pipeline and into the caches.
+    public func waitUntilProcessed() async {
+        guard runtime.withLock({ $0.phase == .running }) else { return }
+        await intake.barrier()
+    }
+
+    // MARK: State
+
+    /// Sets the user identifier of later events (`nil` clears it). A per-event
+    /// `customUserID` still wins where the user-identifier processor runs.
+    public func setUserIdentifier(_ identifier: String?) {
+        runtime.withLock { $0.userIdentifier = identifier }
+    }
+
+    /// Adds a parameter to every later event (`nil` removes it). Event parameters win.
+    public func setDefaultParameter(_ key: String, value: (any ParameterValue)?) {
+        runtime.withLock { state in
+            if let value {
+                state.defaultParameters[key] = value.payloadValue
+            } else {
+                state.defaultParameters.removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// Starts a new session (through the session-tracking processor, if present).
+    public func newSession() {
+        lifecycle.send(.newSessionRequested)
+    }
+
+    /// The client's counters.
+    public var stats: TelemetryStats {
+        get async {
+            var stats = intake.counters()
+            for dispatcher in dispatchers {
+                stats.destinations[dispatcher.destination.id] = await dispatcher.snapshot()
+            }
+            return stats
+        }
+    }
+
+    /// Delivery state of one destination: queued events, last success, current backoff.
+    public func deliveryStatus(of destinationID: String) async -> DeliveryStatus? {
+        guard let dispatcher = dispatchers.first(where: { $0.destination.id == destinationID }) else { return nil }
+        let state = await dispatcher.backoffState()
+        return DeliveryStatus(
+            destinationID: destinationID,
+            queued: await dispatcher.destination.cache.count(),
+            lastSuccess: state.lastSuccess,
+            currentBackoff: state.delay,
+            nextAttempt: state.nextAttempt
+        )
+    }
+
+    private func queuedCount() async -> Int {
+        var total = 0
+        for destination in destinations {
+            total += await destination.cache.count()
+        }
+        return total
+    }
+
+    // MARK: Processing
+
+    /// Appends in groups of at most this many events (group commit for durable caches).
+    private static let appendGroupSize = 512
+
+    private func process(_ items: [Intake.Item]) async {
+        var events: [Event] = []
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        events.reserveCapacity(min(items.count, Self.appendGroupSize))
+        let (userIdentifier, defaults) = runtime.withLock { ($0.userIdentifier, $0.defaultParameters) }
+        var counters = Intake.Counters()
+
+        for item in items {
+            switch item {
+            case .event(let input, let continuation):
+                counters.processed += 1
+                var context = EventContext(userIdentifier: userIdentifier)
+                context.addParameters(defaults)
+                do {
+                    var event: Event? = try await pipeline.process(input, context: context)
+                    for transformation in afterProcessors {
+                        guard let current = event else { break }
+                        event = await transformation.transform(current, destination: nil)
+                    }
+                    if let event {
+                        events.append(event)
+                    } else {
+                        counters.filtered += 1
+                    }
+                } catch ProcessorError.eventFiltered {
+                    counters.filtered += 1
+                } catch {
+                    counters.failed += 1
+                    logger.log(.error, "a processor failed; the event was dropped: \(error)", eventName: input.name)
+                }
+                if let continuation { waiting.append(continuation) }
+                if events.count >= Self.appendGroupSize {
+                    await append(events)
+                    events.removeAll(keepingCapacity: true)
+                    for continuation in waiting { continuation.resume() }
+                    waiting.removeAll()
+                }
+            case .barrier(let continuation):
+                await append(events)
+                events.removeAll(keepingCapacity: true)
+                for continuation in waiting { continuation.resume() }
+                waiting.removeAll()
+                continuation.resume()
+            }
+        }
+        await append(events)
+        for continuation in waiting { continuation.resume() }
+        intake.add(counters)
+    }
+
+    private func append(_ events: [Event]) async {
+        guard !events.isEmpty else { return }
+        for dispatcher in dispatchers {
+            do {
+                try await dispatcher.destination.cache.append(events)
+                await dispatcher.recordAccepted(events.count)
+            } catch {
+                await dispatcher.recordCacheFailure(events.count)
+                logger.log(
+                    .error,
+                    "destination '\(dispatcher.destination.id)': \(events.count) event(s) could not be cached: \(error)"
+                )
+            }
+        }
+    }
+}
+
+/// Delivery state of one destination.
+public struct DeliveryStatus: Sendable, Hashable {
+    public var destinationID: String
+    public var queued: Int
+    public var lastSuccess: Date?
+    /// The delay chosen after the last failure; nil when not backing off.
+    public var currentBackoff: Double?
+    public var nextAttempt: Date?
+}
+
+/// The emitter handed to processors: enqueues without waiting.
+private struct Emitter: TelemetryClientHandle {
+    // Unowned would crash if a processor kept the emitter beyond the client; weak is safe.
+    weak let client: TelemetryClient?
+
+    func send(_ input: EventInput) async {
+        client?.event(input)
+    }
+
+    var lifecycle: AppLifecycle { client?.lifecycle ?? AppLifecycle() }
+    var clock: any TelemetryClock { client?.clock ?? SystemClock() }
+}
+
+/// A destination's own transformation, whatever scope it declares.
+private struct DestinationScoped: EventTransformation {
+    let base: any EventTransformation
+    let destinationID: String
+
+    var id: String { base.id }
+    var order: Int { base.order }
+    var scope: TransformationScope { .destinations([destinationID]) }
+
+    func transform(_ event: Event, destination: String?) async -> Event? {
+        await base.transform(event, destination: destination)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitInMemoryStorage
+import TelemetryKitTesting
+import Testing
+
+struct ClientOrderingTests {
+    @Test func eventsAreProcessedInCallOrder() async {
+        let harness = await TestHarness.make()
+        for n in 0..<500 {
+            harness.client.event("Numbered", parameters: ["n": n])
+        }
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == (0..<500).map(Int64.init))
+    }
+
+    @Test func hundredConcurrentTasksOfAThousandEvents() async {
+        let harness = await TestHarness.make()
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<100 {
+                group.addTask {
+                    for n in 0..<1000 {
+                        harness.client.event("Concurrent", parameters: ["task": task, "n": n])
+                    }
+                }
+            }
+        }
+        await harness.client.flush()
+        let events = harness.spy.deliveredEvents
+        #expect(events.count == 100_000)
+        var perTask = [Int64: [Int64]]()
+        for event in events {
+            guard case .int(let task) = event.payload["task"], let n = event.number else { continue }
+            perTask[task, default: []].append(n)
+        }
+        #expect(perTask.count == 100)
+        for (_, numbers) in perTask {
+            #expect(numbers == (0..<1000).map(Int64.init))
+        }
+        #expect(Set(events.map(\.id)).count == 100_000)
+    }
+
+    @Test func awaitedSendReturnsOnceCached() async {
+        let harness = await TestHarness.make()
+        await harness.client.send(EventInput("Awaited"))
+        #expect(await harness.cache.count() == 1)
+        await harness.client.send("Second", parameters: ["a": 1])
+        #expect(await harness.cache.count() == 2)
+        #expect(harness.spy.deliveredEvents.isEmpty)
+    }
+
+    @Test func processorStartRunsInOrderBeforeEventsAndStopAtShutdown() async {
+        let log = Locked([String]())
+        let harness = await TestHarness.make(
+            processors: ["a", "b"].map { OrderRecordingProcessor(name: $0, log: log) },
+            start: false
+        )
+        harness.client.event("Early")
+        await harness.client.start()
+        await harness.client.flush()
+        await harness.client.shutdown()
+        #expect(log.current == ["start:a", "start:b", "process:a", "process:b", "stop:b", "stop:a"])
+    }
+
+    @Test func preStartBufferReplaysInOrderWithOriginalTimestamps() async {
+        let harness = await TestHarness.make(start: false)
+        let early = Date(timeIntervalSince1970: 1_600_000_000.25)
+        for n in 0..<5 {
+            harness.client.event(
+                EventInput("Early", parameters: ["n": n], timestamp: early.addingTimeInterval(Double(n)))
+            )
+        }
+        await harness.client.start()
+        await harness.client.flush()
+        let events = harness.spy.deliveredEvents
+        #expect(events.compactMap(\.number) == [0, 1, 2, 3, 4])
+        #expect(events.map(\.receivedAt.timeIntervalSince1970) == (0..<5).map { 1_600_000_000.25 + Double($0) })
+    }
+
+    @Test func preStartBufferOverflowDropsOldestAndCounts() async {
+        let harness = await TestHarness.make(preStartBufferLimit: 10, start: false)
+        for n in 0..<25 {
+            harness.client.event("Early", parameters: ["n": n])
+        }
+        await harness.client.start()
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == (15..<25).map(Int64.init))
+        #expect(await harness.client.stats.droppedBeforeStart == 15)
+        #expect(harness.logger.warnings.contains { $0.contains("15 event(s) sent before start were dropped") })
+    }
+
+    @Test func failingProcessorDropsOnlyThatEventAndTheClientKeepsWorking() async {
+        let harness = await TestHarness.make(processors: [FailingProcessor(failingName: "Bad")])
+        harness.client.event("Good1")
+        harness.client.event("Bad")
+        harness.client.event("Good2")
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.map(\.type) == ["Good1", "Good2"])
+        let stats = await harness.client.stats
+        #expect(stats.failed == 1)
+        #expect(stats.processed == 3)
+        #expect(
+            harness.logger.entries.contains {
+                $0.level == .error && $0.message.contains("boom") && $0.eventName == "Bad"
+            }
+        )
+    }
+
+    @Test func emittedEventsRunTheWholePipeline() async {
+        actor Emitting: EventProcessor {
+            var emitter: (any EventSending)?
+            func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+                self.emitter = emitter
+            }
+            func emit() async { await emitter?.send(EventInput("Emitted")) }
+            nonisolated func process(
+                _ input: EventInput,
+                context: EventContext,
+                next: @Sendable (EventInput, EventContext) async throws -> Event
+            ) async throws -> Event {
+                var context = context
+                context.addParameter("seenBy", value: "emitting")
+                return try await next(input, context)
+            }
+        }
+        let emitting = Emitting()
+        let harness = await TestHarness.make(processors: [emitting, ConstantProcessor(key: "tail", value: "yes")])
+        await emitting.emit()
+        await harness.client.flush()
+        let event = harness.spy.deliveredEvents.first
+        #expect(event?.type == "Emitted")
+        #expect(event?.payload["seenBy"] == .string("emitting"))
+        #expect(event?.payload["tail"] == .string("yes"))
+    }
+
+    @Test func userIdentifierAndDefaultParametersSeedTheContext() async {
+        let harness = await TestHarness.make(salt: "s")
+        harness.client.setUserIdentifier("alice")
+        harness.client.setDefaultParameter("plan", value: "pro")
+        harness.client.event("One", parameters: ["plan": "override"])
+        harness.client.event("Two")
+        await harness.client.flush()
+        harness.client.setDefaultParameter("plan", value: nil)
+        harness.client.event("Three")
+        await harness.client.flush()
+        let events = harness.spy.deliveredEvents
+        #expect(events.map(\.clientUser) == Array(repeating: SHA256Hex.digest("alices"), count: 3))
+        #expect(events.map { $0.payload["plan"] } == [.string("override"), .string("pro"), nil])
+    }
+
+    @Test func eventsAfterShutdownAreDroppedWithAWarning() async {
+        let harness = await TestHarness.make()
+        harness.client.event("Before")
+        await harness.client.shutdown()
+        harness.client.event("After")
+        #expect(harness.spy.deliveredEvents.map(\.type) == ["Before"])
+        #expect(harness.logger.warnings.contains { $0.contains("after shutdown") })
+    }
+}

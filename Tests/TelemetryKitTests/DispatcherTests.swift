@@ -1,0 +1,186 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitTesting
+import Testing
+
+struct DispatcherTests {
+    private func send(_ count: Int, to client: TelemetryClient, name: String = "E") {
+        for n in 0..<count {
+            client.event(name, parameters: ["n": n])
+        }
+    }
+
+    @Test func batchesOf100_100_50OnOneFlush() async {
+        let harness = await TestHarness.make()
+        send(250, to: harness.client)
+        let result = await harness.client.flush()
+        #expect(result == .complete)
+        #expect(harness.spy.batches.map(\.count) == [100, 100, 50])
+        #expect(await harness.client.stats.destinations["spy"]?.delivered == 250)
+    }
+
+    @Test func maxBatchBytesSplitsBatches() async {
+        let probe = EventFinalizer(appID: "TEST-APP").finalize(
+            EventInput("E", parameters: ["n": 0]),
+            context: EventContext()
+        )
+        let size = probe.estimatedEncodedSize
+        let harness = await TestHarness.make(policy: DeliveryPolicy(maxBatchCount: 100, maxBatchBytes: size * 3))
+        send(10, to: harness.client)
+        await harness.client.flush()
+        #expect(harness.spy.batches.map(\.count) == [3, 3, 3, 1])
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == (0..<10).map(Int64.init))
+    }
+
+    @Test func retryKeepsOrder() async {
+        let harness = await TestHarness.make(
+            policy: DeliveryPolicy(maxBatchCount: 4, backoff: BackoffPolicy(jitter: 0))
+        )
+        harness.spy.script([.delivered, .retry(after: nil), .delivered])
+        send(10, to: harness.client)
+        let first = await harness.client.flush()
+        #expect(first == .incomplete(remaining: 6))
+        let second = await harness.client.flush()
+        #expect(second == .complete)
+        #expect(
+            harness.spy.batches.map { $0.compactMap(\.number) } == [
+                [0, 1, 2, 3], [4, 5, 6, 7], [4, 5, 6, 7], [8, 9],
+            ]
+        )
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == (0..<10).map(Int64.init))
+        #expect(await harness.client.stats.destinations["spy"]?.retried == 4)
+    }
+
+    @Test func rejectedBatchIsCountedAndRemoved() async {
+        let reports = Locked([DeliveryReport]())
+        let harness = await TestHarness.make()
+        _ = harness
+        let spy = SpyEventTransmitter()
+        spy.script([.rejected(RejectionReason("bad request", statusCode: 400))])
+        let cache = InMemoryEventCache()
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP"),
+            destinations: [
+                Destination(id: "d", transmitter: spy, cache: cache, policy: DeliveryPolicy(maxBatchCount: 5))
+            ],
+            storage: harness.storage,
+            logger: harness.logger,
+            clock: harness.clock,
+            observer: { report in reports.withLock { $0.append(report) } }
+        )
+        await client.start()
+        send(8, to: client)
+        #expect(await client.flush() == .complete)
+        #expect(await cache.count() == 0)
+        #expect(spy.deliveredEvents.compactMap(\.number) == [5, 6, 7])
+        let stats = await client.stats.destinations["d"]
+        #expect(stats?.rejected == 5)
+        #expect(stats?.delivered == 3)
+        #expect(reports.current.count == 1)
+        #expect(reports.current.first?.successCount == 3)
+        #expect(reports.current.first?.failureCount == 5)
+        #expect(reports.current.first?.rejections.first?.statusCode == 400)
+    }
+
+    @Test func payloadTooLargeSplitsDownToTheOversizedEvent() async {
+        let harness = await TestHarness.make()
+        // Batches containing event 37 are too large; any batch above 10 events is too large.
+        harness.spy.respond { batch in
+            if batch.count > 10 || batch.contains(where: { $0.number == 37 }) { return .payloadTooLarge }
+            return .delivered
+        }
+        send(100, to: harness.client)
+        #expect(await harness.client.flush() == .complete)
+        let delivered = harness.spy.deliveredEvents.compactMap(\.number)
+        #expect(delivered == (0..<100).filter { $0 != 37 }.map(Int64.init))
+        let stats = await harness.client.stats.destinations["spy"]
+        #expect(stats?.rejected == 1)
+        #expect(stats?.delivered == 99)
+    }
+
+    @Test func backoffGrowsToTheCapAndResetsAfterSuccess() async throws {
+        let policy = DeliveryPolicy(
+            flushInterval: 1,
+            backoff: BackoffPolicy(initial: 10, multiplier: 2, maximum: 60, jitter: 0)
+        )
+        let harness = await TestHarness.make(policy: policy)
+        harness.spy.respond { _ in .retry(after: nil) }
+        send(1, to: harness.client)
+        var delays: [Double] = []
+        for _ in 0..<5 {
+            await harness.client.flush()
+            let status = await harness.client.deliveryStatus(of: "spy")
+            delays.append(status?.currentBackoff ?? -1)
+        }
+        #expect(delays == [10, 20, 40, 60, 60])
+        harness.spy.respond { _ in .delivered }
+        await harness.client.flush()
+        let status = await harness.client.deliveryStatus(of: "spy")
+        #expect(status?.currentBackoff == nil)
+        #expect(status?.lastSuccess == harness.clock.now)
+        harness.spy.respond { _ in .retry(after: nil) }
+        send(1, to: harness.client)
+        await harness.client.flush()
+        #expect(await harness.client.deliveryStatus(of: "spy")?.currentBackoff == 10)
+    }
+
+    @Test func retryAfterIsHonouredAndTheTimerWaitsForIt() async throws {
+        let policy = DeliveryPolicy(flushInterval: 5, backoff: BackoffPolicy(initial: 10, jitter: 0))
+        let harness = await TestHarness.make(policy: policy)
+        harness.spy.script([.retry(after: 42)])
+        send(3, to: harness.client)
+        await harness.client.flush()
+        let status = await harness.client.deliveryStatus(of: "spy")
+        #expect(status?.currentBackoff == 42)
+        #expect(status?.nextAttempt == harness.clock.now.addingTimeInterval(42))
+        // The timer does not send before the Retry-After delay has passed.
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: 30)
+        await harness.clock.waitForSleepers(1)
+        #expect(harness.spy.batches.count == 1)
+        harness.clock.advance(by: 12)
+        await harness.clock.waitForSleepers(1)
+        while harness.spy.deliveredEvents.count < 3 { await Task.yield() }
+        #expect(harness.spy.batches.count == 2)
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == [0, 1, 2])
+    }
+
+    @Test func timerSendsAfterTheFlushInterval() async {
+        let harness = await TestHarness.make(policy: DeliveryPolicy(flushInterval: 10))
+        send(3, to: harness.client)
+        await harness.client.waitUntilProcessed()
+        await harness.clock.waitForSleepers(1)
+        #expect(harness.spy.batches.isEmpty)
+        harness.clock.advance(by: 10)
+        while harness.spy.deliveredEvents.count < 3 { await Task.yield() }
+        #expect(harness.spy.batches.map(\.count) == [3])
+    }
+
+    @Test func sendThresholdTriggersDelivery() async {
+        let harness = await TestHarness.make(policy: DeliveryPolicy(flushInterval: 3600, sendThreshold: 5))
+        send(4, to: harness.client)
+        await harness.client.waitUntilProcessed()
+        #expect(harness.spy.batches.isEmpty)
+        send(1, to: harness.client)
+        await harness.client.waitUntilProcessed()
+        while harness.spy.deliveredEvents.count < 5 { await Task.yield() }
+        #expect(harness.spy.batches.map(\.count) == [5])
+    }
+
+    @Test func jitterStaysWithinTenPercent() {
+        let policy = BackoffPolicy(initial: 10, multiplier: 2, maximum: 300, jitter: 0.1)
+        #expect(policy.delay(afterFailures: 1, unit: 0) == 9)
+        #expect(policy.delay(afterFailures: 1, unit: 1) == 11)
+        #expect(policy.delay(afterFailures: 3, unit: 0.5) == 40)
+        #expect(policy.baseDelay(afterFailures: 10) == 300)
+    }
+
+    @Test func maxEventAgeEvictsOldEvents() async {
+        let harness = await TestHarness.make(policy: DeliveryPolicy(maxEventAge: 60))
+        harness.client.event(EventInput("Old", timestamp: harness.clock.now.addingTimeInterval(-120)))
+        harness.client.event(EventInput("Fresh", timestamp: harness.clock.now))
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.map(\.type) == ["Fresh"])
+        #expect(await harness.client.stats.destinations["spy"]?.evicted == 1)
+    }
+}

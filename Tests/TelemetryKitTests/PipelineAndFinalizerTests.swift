@@ -1,0 +1,146 @@
+import Foundation
+import TelemetryKit
+import Testing
+
+struct PipelineTests {
+    @Test func processorsRunInArrayOrder() async throws {
+        let log = Locked([String]())
+        let pipeline = ProcessorPipeline(
+            processors: ["a", "b", "c"].map { OrderRecordingProcessor(name: $0, log: log) },
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let event = try await pipeline.process(EventInput("Screen.shown"))
+        #expect(log.current == ["process:a", "process:b", "process:c"])
+        #expect(event.type == "Screen.shown")
+        #expect(event.appID == "APP")
+    }
+
+    @Test func laterProcessorsWinOnTheSameMetadataKey() async throws {
+        let pipeline = ProcessorPipeline(
+            processors: [ConstantProcessor(key: "k", value: "first"), ConstantProcessor(key: "k", value: "second")],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let event = try await pipeline.process(EventInput("x"))
+        #expect(event.payload["k"] == .string("second"))
+    }
+
+    @Test func removeParameterRemovesEarlierMetadata() async throws {
+        struct Remover: EventProcessor {
+            func process(
+                _ input: EventInput,
+                context: EventContext,
+                next: @Sendable (EventInput, EventContext) async throws -> Event
+            ) async throws -> Event {
+                var context = context
+                context.removeParameter("k")
+                #expect(context.metadata["k"] == nil)
+                return try await next(input, context)
+            }
+        }
+        let pipeline = ProcessorPipeline(
+            processors: [ConstantProcessor(key: "k", value: "v"), Remover()],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let event = try await pipeline.process(EventInput("x"))
+        #expect(event.payload["k"] == nil)
+    }
+
+    @Test func filteredEventThrowsAndLaterProcessorsDoNotRun() async throws {
+        struct Filter: EventProcessor {
+            func process(
+                _ input: EventInput,
+                context: EventContext,
+                next: @Sendable (EventInput, EventContext) async throws -> Event
+            ) async throws -> Event {
+                throw ProcessorError.eventFiltered
+            }
+        }
+        let log = Locked([String]())
+        let pipeline = ProcessorPipeline(
+            processors: [Filter(), OrderRecordingProcessor(name: "after", log: log)],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        await #expect(throws: ProcessorError.self) {
+            _ = try await pipeline.process(EventInput("x"))
+        }
+        #expect(log.current.isEmpty)
+    }
+}
+
+struct FinalizerTests {
+    @Test func inputParameterBeatsContextMetadata() {
+        var context = EventContext()
+        context.addParameter("screen", value: "from-context")
+        context.addParameter("only-context", value: 1)
+        let event = EventFinalizer(appID: "APP").finalize(
+            EventInput("x", parameters: ["screen": "from-input"]),
+            context: context
+        )
+        #expect(event.payload["screen"] == .string("from-input"))
+        #expect(event.payload["only-context"] == .int(1))
+    }
+
+    @Test func knownSHA256VectorForUnknownUser() {
+        let event = EventFinalizer(appID: "APP").finalize(EventInput("x"), context: EventContext())
+        // printf 'unknown user' | sha256sum
+        #expect(event.clientUser == "a180cc36fda2c5b8e827a24bb49c3e1fd292b224c204a900f6c2398207fe95c0")
+        #expect(SHA256Hex.digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func saltChangesClientUser() {
+        let context = EventContext(userIdentifier: "user-1")
+        let plain = EventFinalizer(appID: "APP").finalize(EventInput("x"), context: context)
+        let salted = EventFinalizer(appID: "APP", salt: "pepper").finalize(EventInput("x"), context: context)
+        #expect(plain.clientUser == SHA256Hex.digest("user-1"))
+        #expect(salted.clientUser == SHA256Hex.digest("user-1pepper"))
+        #expect(plain.clientUser != salted.clientUser)
+        #expect(plain.clientUser.count == 64)
+        #expect(plain.clientUser == plain.clientUser.lowercased())
+    }
+
+    @Test func fieldsFromInputAndContext() {
+        let session = UUID()
+        let timestamp = Date(timeIntervalSince1970: 1_718_460_000.123_456)
+        let event = EventFinalizer(appID: "APP").finalize(
+            EventInput("Screen.shown", floatValue: 2.5, timestamp: timestamp),
+            context: EventContext(sessionID: session, isTestMode: true)
+        )
+        #expect(event.sessionID == session.uuidString)
+        #expect(event.isTestMode)
+        #expect(event.floatValue == 2.5)
+        #expect(abs(event.receivedAt.timeIntervalSince1970 - 1_718_460_000.123) < 0.000_5)
+        #expect(event.receivedAt.timeIntervalSince1970 != 1_718_460_000)
+        let other = EventFinalizer(appID: "APP").finalize(EventInput("Screen.shown"), context: EventContext())
+        #expect(other.id != event.id)
+    }
+
+    @Test func nonFiniteNumbersAreHandledWithWarnings() throws {
+        let logger = RecordingLoggerForCore()
+        let event = EventFinalizer(appID: "APP", logger: logger).finalize(
+            EventInput("x", parameters: ["nan": Double.nan, "inf": Double.infinity, "ok": 1.5], floatValue: .nan),
+            context: EventContext()
+        )
+        #expect(event.floatValue == nil)
+        #expect(event.payload["nan"] == .string("NaN"))
+        #expect(event.payload["inf"] == .string("Infinity"))
+        #expect(event.payload["ok"] == .double(1.5))
+        #expect(logger.count == 3)
+        let data = try JSONEncoder().encode(event)
+        let decoded = try JSONDecoder().decode(Event.self, from: data)
+        #expect(decoded == event)
+    }
+
+    @Test func payloadValueEncodingOfNonFiniteNeverThrows() throws {
+        let data = try JSONEncoder().encode([PayloadValue.double(.infinity), .double(-.infinity), .double(.nan)])
+        #expect(String(decoding: data, as: UTF8.self) == #"["Infinity","-Infinity","NaN"]"#)
+    }
+}
+
+final class RecordingLoggerForCore: Logging {
+    private let messages = Locked([String]())
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        let text = message()
+        messages.withLock { $0.append(text) }
+    }
+    var count: Int { messages.withLock { $0.count } }
+}
