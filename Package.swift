@@ -146,10 +146,20 @@ targets += [
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitHTTP", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
         ],
         path: "Modules/TelemetryKitCLI"
+    ),
+    .testTarget(
+        name: "TelemetryKitCollectorTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitHTTP",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitCollectorTests"
     ),
     .testTarget(
         name: "TelemetryKitCLITests",

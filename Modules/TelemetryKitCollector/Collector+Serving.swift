@@ -153,10 +153,10 @@ extension Collector {
             record.eventIDs = decodedEvents.map(\.id)
         case .invalid(let status, let reason, let body):
             record.body = Data(body)
-            if case .status(let code, let retryAfter, let text)? = scripted?.action {
-                return finish(record, status: code, retryAfter: retryAfter, text: text)
+            if case .status(let code, let fields, let text)? = scripted?.action {
+                return finish(record, status: code, headers: fields, text: text)
             }
-            return finish(record, status: status, retryAfter: nil, text: reason)
+            return finish(record, status: status, headers: [:], text: reason)
         }
 
         var fault = scripted
@@ -175,8 +175,8 @@ extension Collector {
         }
 
         switch fault?.action {
-        case .status(let code, let retryAfter, let text):
-            return finish(record, status: code, retryAfter: retryAfter, text: text)
+        case .status(let code, let fields, let text):
+            return finish(record, status: code, headers: fields, text: text)
         case .closeMidResponse:
             record.recorded = true
             let accepted = store(events, request: record)
@@ -189,7 +189,9 @@ extension Collector {
         }
     }
 
-    private func finish(_ request: IngestRequest, status: Int, retryAfter: String?, text: String?) -> CollectorReply {
+    private func finish(_ request: IngestRequest, status: Int, headers fields: [String: String], text: String?)
+        -> CollectorReply
+    {
         var request = request
         request.status = status
         state.withLock { state in
@@ -197,7 +199,7 @@ extension Collector {
             state.requests.append(request)
         }
         var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")]
-        if let retryAfter { headers.append(("Retry-After", retryAfter)) }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { headers.append((name, value)) }
         let message = text ?? HTTPResponseStatus(statusCode: status).reasonPhrase
         return .response(status: status, headers: headers, body: Array(message.utf8))
     }
@@ -245,9 +247,7 @@ extension Collector {
         }
         let events: [Event]
         do {
-            events = try JSONDecoder().decode([Event].self, from: Data(body))
-        } catch let error as DecodingError {
-            return .invalid(status: 400, reason: "Malformed body: \(Self.describe(error))", body: body)
+            events = try IngestParser.events(in: body)
         } catch {
             return .invalid(status: 400, reason: "Malformed body: \(error)", body: body)
         }
@@ -258,25 +258,6 @@ extension Collector {
             }
         }
         return .events(events, body: body)
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let components = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-            return components.isEmpty ? "the top level" : components.joined()
-        }
-        switch error {
-        case .dataCorrupted(let context):
-            return "\(context.debugDescription) (at \(path(context)))"
-        case .keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' (at \(path(context)))"
-        case .typeMismatch(let type, let context):
-            return "expected \(type) (at \(path(context))): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "missing \(type) value (at \(path(context)))"
-        @unknown default:
-            return "\(error)"
-        }
     }
 
     private static func acceptedBody(accepted: Int, total: Int) -> [UInt8] {

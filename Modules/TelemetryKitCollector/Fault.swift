@@ -15,8 +15,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public enum Action: Sendable, Hashable {
         /// Record the events and answer 200.
         case accept
-        /// Answer with this status (and `Retry-After`, body when given) without recording.
-        case status(Int, retryAfter: String?, body: String?)
+        /// Answer with this status, these header fields and this body (the standard reason
+        /// phrase when nil) without recording the events.
+        case status(Int, headers: [String: String], body: String?)
         /// Record the events, then send a truncated response and close the connection:
         /// the client never learns that its batch arrived.
         case closeMidResponse
@@ -36,9 +37,17 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Record the events and lose the answer (truncated response, connection closed).
     public static let closeMidResponse = Fault(.closeMidResponse)
 
-    /// Answer `code` without recording the events.
-    public static func status(_ code: Int, retryAfter: String? = nil, body: String? = nil) -> Fault {
-        Fault(.status(code, retryAfter: retryAfter, body: body))
+    /// Answer `code` (with `Retry-After` and other header fields when given) without
+    /// recording the events.
+    public static func status(
+        _ code: Int,
+        retryAfter: String? = nil,
+        headers: [String: String] = [:],
+        body: String? = nil
+    ) -> Fault {
+        var fields = headers
+        if let retryAfter { fields["Retry-After"] = retryAfter }
+        return Fault(.status(code, headers: fields, body: body))
     }
 
     /// The same fault after waiting `seconds`.
@@ -50,8 +59,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         let base: String
         switch action {
         case .accept: base = "accept"
-        case .status(let code, let retryAfter, _):
-            base = retryAfter.map { "status \(code) (Retry-After: \($0))" } ?? "status \(code)"
+        case .status(let code, let headers, _):
+            base = headers["Retry-After"].map { "status \(code) (Retry-After: \($0))" } ?? "status \(code)"
         case .closeMidResponse: base = "close mid-response"
         }
         return delay > 0 ? "\(base) after \(delay) s" : base

@@ -30,7 +30,13 @@ public final class URLSessionHTTPConnection: HTTPConnection {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking truncates the interval to whole seconds, and 0 times out at
+        // once: round sub-second timeouts up.
+        urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up))
+        #else
         urlRequest.timeoutInterval = request.timeout
+        #endif
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         for header in request.headers {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
