@@ -75,10 +75,13 @@ struct IngestParser {
         var isTestMode = false
 
         try parseMembers { parser, key throws(Failure) in
+            let valueStart = parser.index
             switch key {
             case "id":
                 let text = try parser.parseString()
-                guard let value = UUID(uuidString: text) else { throw parser.fail("event \(number): id is not a UUID") }
+                guard let value = UUID(uuidString: text) else {
+                    throw Failure(offset: valueStart, message: "event \(number): id is not a UUID")
+                }
                 id = value
             case "appID": appID = try parser.parseString()
             case "type": type = try parser.parseString()
@@ -88,12 +91,15 @@ struct IngestParser {
                 if parser.peek() == UInt8(ascii: "\"") {
                     let text = try parser.parseString()
                     guard let date = ISO8601.date(from: text) else {
-                        throw parser.fail("event \(number): receivedAt '\(text)' is not an ISO 8601 UTC timestamp")
+                        throw Failure(
+                            offset: valueStart,
+                            message: "event \(number): receivedAt '\(text)' is not an ISO 8601 UTC timestamp"
+                        )
                     }
                     receivedAt = date
                 } else {
                     guard case .double(let seconds) = try parser.parseNumber(asDouble: true) else {
-                        throw parser.fail("event \(number): receivedAt is not a timestamp")
+                        throw Failure(offset: valueStart, message: "event \(number): receivedAt is not a timestamp")
                     }
                     receivedAt = Date(timeIntervalSince1970: seconds)
                 }
@@ -105,7 +111,8 @@ struct IngestParser {
                     switch try parser.parseNumber(asDouble: true) {
                     case .double(let value): return value
                     case .int(let value): return Double(value)
-                    default: throw parser.fail("event \(number): floatValue is not a number")
+                    default:
+                        throw Failure(offset: valueStart, message: "event \(number): floatValue is not a number")
                     }
                 }
             case "isTestMode":
@@ -317,18 +324,23 @@ struct IngestParser {
                 case UInt8(ascii: "r"): buffer.append(0x0D)
                 case UInt8(ascii: "t"): buffer.append(0x09)
                 case UInt8(ascii: "u"):
+                    let escapeStart = index - 2
                     var scalar = try parseHex4()
                     if (0xD800..<0xDC00).contains(scalar) {
                         guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw fail("unpaired surrogate in \\u escape") }
+                        else { throw Failure(offset: escapeStart, message: "unpaired surrogate in \\u escape") }
                         index += 2
                         let low = try parseHex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid low surrogate") }
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw Failure(offset: escapeStart, message: "unpaired surrogate in \\u escape")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00..<0xE000).contains(scalar) {
-                        throw fail("unpaired surrogate in \\u escape")
+                        throw Failure(offset: escapeStart, message: "unpaired surrogate in \\u escape")
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
+                    guard let unicode = Unicode.Scalar(scalar) else {
+                        throw Failure(offset: escapeStart, message: "invalid \\u escape")
+                    }
                     buffer.append(contentsOf: String(Character(unicode)).utf8)
                 default:
                     throw fail("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
