@@ -91,6 +91,11 @@ struct QueueClient {
                 connection: connection,
                 logger: SilentLogger()
             )
+        } catch .insecureHTTP(let host) {
+            throw ValidationError(
+                "Refusing plain http:// to '\(host)': events would travel unencrypted. "
+                    + "Use https://, or pass --allow-insecure-http if this is intended."
+            )
         } catch {
             throw ValidationError("\(error)")
         }
