@@ -46,13 +46,73 @@ var defaultPluginModules: [Target.Dependency] = [
 
 // MARK: Processors, group A (PreviewFilter, DefaultParameters, DefaultPrefix, Validation, TestMode, UserIdentifier, AppInfo)
 
+/// One group A processor: the library `TelemetryKit<name>` in Plugins/Processors/<name>, and its tests.
+func groupAProcessor(_ name: String, extraTestDependencies: [Target.Dependency] = []) -> [Target] {
+    [
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"],
+            path: "Plugins/Processors/\(name)"
+        ),
+        .testTarget(
+            name: "TelemetryKit\(name)Tests",
+            dependencies: [
+                .target(name: "TelemetryKit\(name)"),
+                "TelemetryKit",
+                "TelemetryKitTesting",
+                "TelemetryKitInMemoryStorage",
+            ] + extraTestDependencies,
+            path: "Tests/TelemetryKit\(name)Tests"
+        ),
+    ]
+}
+
+targets += groupAProcessor("PreviewFilter")
+// The defaults are custom parameters: their tests check that DefaultPrefix then prefixes them.
+targets += groupAProcessor("DefaultParameters", extraTestDependencies: ["TelemetryKitDefaultPrefix"])
+targets += groupAProcessor("DefaultPrefix")
+targets += groupAProcessor("Validation")
+targets += groupAProcessor("TestMode")
+targets += groupAProcessor("UserIdentifier")
+targets += groupAProcessor("AppInfo")
+
 // (end of group A)
 
 // MARK: Processors, group B (SessionTracking)
 
+targets += [
+    .target(
+        name: "TelemetryKitSessionTracking",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Processors/SessionTracking"
+    ),
+    .testTarget(
+        name: "TelemetryKitSessionTrackingTests",
+        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitSessionTrackingTests"
+    ),
+]
+
 // (end of group B)
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
+
+for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"] {
+    targets += [
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"],
+            path: "Plugins/Processors/\(name)"
+        ),
+        .testTarget(
+            name: "TelemetryKit\(name)Tests",
+            dependencies: [
+                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            ],
+            path: "Tests/TelemetryKit\(name)Tests"
+        ),
+    ]
+}
 
 // (end of group C)
 
@@ -64,6 +124,44 @@ targets += [
         dependencies: ["TelemetryKit"],
         path: "Plugins/Storage/InMemory"
     )
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitFileStorageSupport",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Storage/FileSupport"
+    ),
+    .target(
+        name: "TelemetryKitPlistStorage",
+        dependencies: ["TelemetryKit", "TelemetryKitFileStorageSupport"],
+        path: "Plugins/Storage/Plist"
+    ),
+    .target(
+        name: "TelemetryKitJSONFileStorage",
+        dependencies: ["TelemetryKit", "TelemetryKitFileStorageSupport"],
+        path: "Plugins/Storage/JSONFile"
+    ),
+    .testTarget(
+        name: "TelemetryKitInMemoryStorageTests",
+        dependencies: ["TelemetryKitInMemoryStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitInMemoryStorageTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitFileStorageSupportTests",
+        dependencies: ["TelemetryKitFileStorageSupport", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitFileStorageSupportTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitPlistStorageTests",
+        dependencies: ["TelemetryKitPlistStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitPlistStorageTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitJSONFileStorageTests",
+        dependencies: ["TelemetryKitJSONFileStorage", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitJSONFileStorageTests"
+    ),
 ]
 
 // (end of storage)
@@ -116,6 +214,58 @@ targets += [
 // (end of transformations)
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
+
+// IssueReporting (xctest-dynamic-overlay) is not trait-gated: `AnalyticsClient.test` and
+// `expect(_:)` are part of TelemetryKitComposable and report through it under Swift Testing
+// and XCTest alike. swift-dependencies and swift-log are fetched only with their traits.
+dependencies += [
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitComposable",
+        dependencies: [
+            "TelemetryKit",
+            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+        ],
+        path: "Plugins/Composable"
+    ),
+    .testTarget(
+        name: "TelemetryKitComposableTests",
+        dependencies: [
+            "TelemetryKitComposable",
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
+            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+        ],
+        path: "Tests/TelemetryKitComposableTests"
+    ),
+    .target(
+        name: "TelemetryKitSwiftLog",
+        dependencies: [
+            "TelemetryKit",
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        ],
+        path: "Plugins/SwiftLog"
+    ),
+    .testTarget(
+        name: "TelemetryKitSwiftLogTests",
+        dependencies: [
+            "TelemetryKitSwiftLog",
+            "TelemetryKit",
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        ],
+        path: "Tests/TelemetryKitSwiftLogTests"
+    ),
+]
 
 // (end of composable analytics and bridges)
 
@@ -175,6 +325,14 @@ targets += [
 
 // MARK: - Assembly
 
+defaultPluginModules += [
+    "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
+    "TelemetryKitDevice",
+    "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage",
+]
+
 targets += [
     .target(
         name: "TelemetryKitDefaults",
@@ -183,10 +341,24 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/IntegrationTests"
+    ),
+    // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
+    .executableTarget(
+        name: "TopLevelAwaitCheck",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/TopLevelAwaitCheck"
+    ),
 ]
+
+/// Executables that exist for tests only and are not products.
+let testOnlyExecutables: Set<String> = ["TopLevelAwaitCheck"]
 
 let package = Package(
     name: "TelemetryKit",
@@ -194,7 +366,8 @@ let package = Package(
     products: targets.compactMap { target -> Product? in
         switch target.type {
         case .regular: return .library(name: target.name, targets: [target.name])
-        case .executable: return .executable(name: target.name, targets: [target.name])
+        case .executable where !testOnlyExecutables.contains(target.name):
+            return .executable(name: target.name, targets: [target.name])
         default: return nil
         }
     },

@@ -12,7 +12,23 @@ let telemetryKitProducts: [String] = [
     "TelemetryKit",
     "TelemetryKitTesting",
     "TelemetryKitInMemoryStorage",
+    "TelemetryKitPlistStorage",
+    "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",
+    // Processors, group A
+    "TelemetryKitPreviewFilter",
+    "TelemetryKitDefaultParameters",
+    "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation",
+    "TelemetryKitTestMode",
+    "TelemetryKitUserIdentifier",
+    "TelemetryKitAppInfo",
+    "TelemetryKitDevice",
+    "TelemetryKitLocale",
+    "TelemetryKitCalendar",
+    "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion",
+    "TelemetryKitSessionTracking",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -56,6 +56,7 @@ public struct EventContext: Sendable {
 
     /// Adds (or replaces) several metadata parameters at once.
     @inlinable
+    @_disfavoredOverload
     public mutating func addParameters(_ parameters: [String: PayloadValue]) {
         guard !parameters.isEmpty else { return }
         fragments.append(.values(parameters))

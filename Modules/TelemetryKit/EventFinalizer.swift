@@ -25,7 +25,7 @@ public struct EventFinalizer: Sendable {
         self.appID = appID
         self.salt = salt
         self.logger = logger
-        self.hashCache = HashCache()
+        self.hashCache = HashCache(salt: salt)
     }
 
     /// Finalizes one event.
@@ -45,7 +45,7 @@ public struct EventFinalizer: Sendable {
             payload[key] = .string(value.stringValue)
         }
         return Event(
-            id: UUID(),
+            id: EventID.make(),
             appID: appID,
             type: input.name,
             clientUser: clientUser(for: context.userIdentifier),
@@ -59,21 +59,42 @@ public struct EventFinalizer: Sendable {
 
     /// The hashed form of `userIdentifier` (or of ``unknownUser``) with this finalizer's salt.
     public func clientUser(for userIdentifier: String?) -> String {
-        let identifier = userIdentifier ?? EventFinalizer.unknownUser
-        return hashCache.hash(identifier + salt)
+        hashCache.hash(userIdentifier ?? EventFinalizer.unknownUser)
     }
 }
 
-/// Remembers the last few hashes: the same user is hashed for almost every event.
+/// Remembers hashes: the same user is hashed for almost every event.
 private final class HashCache: Sendable {
-    private let entries = Locked([String: String]())
+    private struct State {
+        var lastIdentifier: String?
+        var lastDigest = ""
+        var entries: [String: String] = [:]
+    }
 
-    func hash(_ value: String) -> String {
-        if let hit = entries.withLock({ $0[value] }) { return hit }
-        let digest = SHA256Hex.digest(value)
-        entries.withLock { entries in
-            if entries.count >= 16 { entries.removeAll(keepingCapacity: true) }
-            entries[value] = digest
+    private let state = Locked(State())
+    private let salt: String
+
+    init(salt: String) {
+        self.salt = salt
+    }
+
+    func hash(_ identifier: String) -> String {
+        let cached = state.withLock { state -> String? in
+            if state.lastIdentifier == identifier { return state.lastDigest }
+            if let hit = state.entries[identifier] {
+                state.lastIdentifier = identifier
+                state.lastDigest = hit
+                return hit
+            }
+            return nil
+        }
+        if let cached { return cached }
+        let digest = SHA256Hex.digest(identifier + salt)
+        state.withLock { state in
+            if state.entries.count >= 64 { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[identifier] = digest
+            state.lastIdentifier = identifier
+            state.lastDigest = digest
         }
         return digest
     }

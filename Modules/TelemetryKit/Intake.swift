@@ -5,8 +5,9 @@
 /// pre-start buffer (oldest dropped and counted) that is replayed first.
 final class Intake: Sendable {
     enum Item: Sendable {
-        /// An event, and the continuation of an awaited `send` to resume once it is cached.
-        case event(EventInput, CheckedContinuation<Void, Never>?)
+        /// An event, the client state at the time it was sent, and the continuation of an
+        /// awaited `send` to resume once it is cached.
+        case event(EventInput, ContextSeed, CheckedContinuation<Void, Never>?)
         /// Resumed once every earlier item is processed and cached.
         case barrier(CheckedContinuation<Void, Never>)
     }
@@ -155,9 +156,23 @@ final class Intake: Sendable {
     static func resumeAll(_ items: [Item]) {
         for item in items {
             switch item {
-            case .event(_, let continuation): continuation?.resume()
+            case .event(_, _, let continuation): continuation?.resume()
             case .barrier(let continuation): continuation.resume()
             }
         }
     }
+}
+
+/// The client-level context of an event, captured when the event is sent: the user
+/// identifier and runtime default parameters in effect at that moment.
+final class ContextSeed: Sendable {
+    let userIdentifier: String?
+    let defaultParameters: [String: PayloadValue]
+
+    init(userIdentifier: String?, defaultParameters: [String: PayloadValue]) {
+        self.userIdentifier = userIdentifier
+        self.defaultParameters = defaultParameters
+    }
+
+    static let empty = ContextSeed(userIdentifier: nil, defaultParameters: [:])
 }

@@ -64,8 +64,7 @@ public final class TelemetryClient: Sendable {
     private let runtime = Locked(RuntimeState())
 
     private struct RuntimeState {
-        var userIdentifier: String?
-        var defaultParameters: [String: PayloadValue] = [:]
+        var seed = ContextSeed.empty
         var phase: Phase = .created
         var consumer: Task<Void, Never>?
     }
@@ -214,20 +213,24 @@ public final class TelemetryClient: Sendable {
         customUserID: String? = nil
     ) {
         intake.enqueue(
-            .event(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID), nil),
+            .event(
+                EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID),
+                currentSeed,
+                nil
+            ),
             logger: logger
         )
     }
 
     /// Sends an event without waiting. Events are processed in call order.
     public func event(_ input: EventInput) {
-        intake.enqueue(.event(input, nil), logger: logger)
+        intake.enqueue(.event(input, currentSeed, nil), logger: logger)
     }
 
     /// Sends an event and returns once it is in every destination's cache (or was filtered).
     public func send(_ input: EventInput) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            intake.enqueue(.event(input, continuation), logger: logger)
+            intake.enqueue(.event(input, currentSeed, continuation), logger: logger)
         }
     }
 
@@ -269,17 +272,25 @@ public final class TelemetryClient: Sendable {
     /// Sets the user identifier of later events (`nil` clears it). A per-event
     /// `customUserID` still wins where the user-identifier processor runs.
     public func setUserIdentifier(_ identifier: String?) {
-        runtime.withLock { $0.userIdentifier = identifier }
+        runtime.withLock { state in
+            state.seed = ContextSeed(userIdentifier: identifier, defaultParameters: state.seed.defaultParameters)
+        }
+    }
+
+    private var currentSeed: ContextSeed {
+        runtime.withLock { $0.seed }
     }
 
     /// Adds a parameter to every later event (`nil` removes it). Event parameters win.
     public func setDefaultParameter(_ key: String, value: (any ParameterValue)?) {
         runtime.withLock { state in
+            var parameters = state.seed.defaultParameters
             if let value {
-                state.defaultParameters[key] = value.payloadValue
+                parameters[key] = value.payloadValue
             } else {
-                state.defaultParameters.removeValue(forKey: key)
+                parameters.removeValue(forKey: key)
             }
+            state.seed = ContextSeed(userIdentifier: state.seed.userIdentifier, defaultParameters: parameters)
         }
     }
 
@@ -329,15 +340,14 @@ public final class TelemetryClient: Sendable {
         var events: [Event] = []
         var waiting: [CheckedContinuation<Void, Never>] = []
         events.reserveCapacity(min(items.count, Self.appendGroupSize))
-        let (userIdentifier, defaults) = runtime.withLock { ($0.userIdentifier, $0.defaultParameters) }
         var counters = Intake.Counters()
 
         for item in items {
             switch item {
-            case .event(let input, let continuation):
+            case .event(let input, let seed, let continuation):
                 counters.processed += 1
-                var context = EventContext(userIdentifier: userIdentifier)
-                context.addParameters(defaults)
+                var context = EventContext(userIdentifier: seed.userIdentifier)
+                context.addParameters(seed.defaultParameters)
                 do {
                     var event: Event? = try await pipeline.process(input, context: context)
                     for transformation in afterProcessors {

@@ -148,6 +148,19 @@ struct ClientOrderingTests {
         #expect(events.map { $0.payload["plan"] } == [.string("override"), .string("pro"), nil])
     }
 
+    @Test func clientStateIsCapturedWhenTheEventIsSent() async {
+        let harness = await TestHarness.make(start: false)
+        harness.client.event("Anonymous")
+        harness.client.setUserIdentifier("bob")
+        harness.client.setDefaultParameter("plan", value: "pro")
+        harness.client.event("Identified")
+        await harness.client.start()
+        await harness.client.flush()
+        let events = harness.spy.deliveredEvents
+        #expect(events.map(\.clientUser) == [SHA256Hex.digest("unknown user"), SHA256Hex.digest("bob")])
+        #expect(events.map { $0.payload["plan"] } == [nil, .string("pro")])
+    }
+
     @Test func eventsAfterShutdownAreDroppedWithAWarning() async {
         let harness = await TestHarness.make()
         harness.client.event("Before")

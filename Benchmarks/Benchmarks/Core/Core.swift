@@ -1,5 +1,7 @@
 import Benchmark
 import TelemetryKit
+import TelemetryKitInMemoryStorage
+import TelemetryKitTesting
 
 /// A processor that adds one constant parameter, like the simplest real processor.
 struct TrivialProcessor: EventProcessor {
@@ -49,4 +51,58 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(finalizer.finalize(input, context: context))
         }
     }
+
+    Benchmark("TelemetryClient.send, 0 processors, in-memory cache") { benchmark in
+        let client = makeClient()
+        await client.start()
+        let input = EventInput("Screen.shown", parameters: ["screen": "home"])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            await client.send(input)
+        }
+        benchmark.stopMeasurement()
+        await client.shutdown()
+    }
+
+    Benchmark("TelemetryClient, 0 processors, event → in-memory cache (per event, pipelined)") { benchmark in
+        let client = makeClient()
+        await client.start()
+        let input = EventInput("Screen.shown", parameters: ["screen": "home"])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            client.event(input)
+        }
+        await client.waitUntilProcessed()
+        benchmark.stopMeasurement()
+        await client.shutdown()
+    }
+
+    Benchmark("TelemetryClient.event, caller side (fire-and-forget)") { benchmark in
+        let client = makeClient()
+        await client.start()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            client.event("Screen.shown", parameters: ["screen": "home"])
+        }
+        benchmark.stopMeasurement()
+        await client.waitUntilProcessed()
+        await client.shutdown()
+    }
+}
+
+/// A client with one destination: an in-memory cache and a spy that is never flushed.
+func makeClient() -> TelemetryClient {
+    TelemetryClient(
+        configuration: .init(appID: "BENCH-APP"),
+        destinations: [
+            Destination(
+                id: "spy",
+                transmitter: SpyEventTransmitter(),
+                cache: InMemoryEventCache(limit: 10_000),
+                policy: DeliveryPolicy(flushInterval: 86_400)
+            )
+        ],
+        storage: InMemoryProcessorStorage(),
+        logger: SilentLogger()
+    )
 }

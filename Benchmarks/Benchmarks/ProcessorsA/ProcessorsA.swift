@@ -1,0 +1,66 @@
+import Benchmark
+import TelemetryKit
+import TelemetryKitAppInfo
+import TelemetryKitDefaultParameters
+import TelemetryKitDefaultPrefix
+import TelemetryKitInMemoryStorage
+import TelemetryKitPreviewFilter
+import TelemetryKitTestMode
+import TelemetryKitUserIdentifier
+import TelemetryKitValidation
+
+/// The emitter handed to `start`; none of these processors emits events.
+struct UnusedEmitter: EventSending {
+    func send(_ input: EventInput) async {}
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+
+    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
+    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+
+    /// Runs `processor` alone, its `next` being the finalizer, once per scaled iteration.
+    func register(_ name: String, _ processor: any EventProcessor) {
+        Benchmark(name) { benchmark in
+            await processor.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: UnusedEmitter())
+            let pipeline = ProcessorPipeline(processors: [processor], finalizer: finalizer)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await pipeline.process(input))
+            }
+        }
+    }
+
+    // The finalizer alone: subtract it from the rows below to get a processor's own cost.
+    register("Baseline (finalizer only)", PassThroughProcessor())
+    register("PreviewFilter", PreviewFilterProcessor(environment: [:]))
+    register(
+        "DefaultParameters (3 defaults)",
+        DefaultParametersProcessor(defaultParameters: ["plan": "pro", "source": "app", "level": 3])
+    )
+    register(
+        "DefaultPrefix (name and 2 keys)",
+        DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")
+    )
+    register("Validation", ValidationProcessor())
+    register("TestMode", TestModeProcessor(testMode: false))
+    register("UserIdentifier (persisted default)", UserIdentifierProcessor())
+    register("AppInfo", AppInfoProcessor(appVersion: "2.1.0", buildNumber: "42"))
+}
+
+/// Calls `next` unchanged: the pipeline overhead of one processor plus the finalizer.
+struct PassThroughProcessor: EventProcessor {
+    func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        try await next(input, context)
+    }
+}

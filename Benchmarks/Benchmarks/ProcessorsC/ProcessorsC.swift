@@ -1,0 +1,57 @@
+import Benchmark
+import Foundation
+import TelemetryKit
+import TelemetryKitAccessibility
+import TelemetryKitCalendar
+import TelemetryKitDevice
+import TelemetryKitLocale
+import TelemetryKitTrialConversion
+
+/// Each processor alone, with a pass-through `next` that finalizes the event.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+
+    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
+    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let next: @Sendable (EventInput, EventContext) async throws -> Event = { input, context in
+        finalizer.finalize(input, context: context)
+    }
+
+    func register(_ name: String, _ processor: any EventProcessor) {
+        Benchmark("Processor: \(name)") { benchmark in
+            let context = EventContext(userIdentifier: "user-42", isTestMode: false)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await processor.process(input, context: context, next: next))
+            }
+        }
+    }
+
+    register("None (finalizer only)", PassThroughProcessor())
+    register("Device", DeviceProcessor())
+    register("Locale", LocaleProcessor())
+    register("Calendar", CalendarProcessor())
+    register(
+        "Accessibility (snapshot source, cached)",
+        AccessibilityProcessor(snapshot: {
+            AccessibilitySnapshot(isBoldTextEnabled: false, isReduceMotionEnabled: false, colorScheme: "Dark")
+        })
+    )
+    register("Accessibility (default: no-op on Linux)", AccessibilityProcessor())
+    register("TrialConversion", TrialConversionProcessor())
+}
+
+/// The baseline: calls `next` and nothing else.
+struct PassThroughProcessor: EventProcessor {
+    func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        try await next(input, context)
+    }
+}

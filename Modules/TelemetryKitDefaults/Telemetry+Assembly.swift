@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Telemetry {
+    /// The id of the default destination (the ingest service).
+    public static let defaultDestinationID = "ingest"
+
+    /// The built-in processors, in their documented order.
+    ///
+    /// Remove one by type, insert your own anywhere:
+    ///
+    /// ```swift
+    /// Telemetry.defaultProcessors().filter { $0 is SessionTrackingProcessor == false } + [MyProcessor()]
+    /// ```
+    public static func defaultProcessors(
+        defaultUser: String? = nil,
+        testMode: Bool? = nil,
+        eventPrefix: String? = nil,
+        parameterPrefix: String? = nil,
+        sendSessionStartedEvent: Bool = true,
+        defaultParameters: EventParameters = [:]
+    ) -> [any EventProcessor] {
+        [
+            PreviewFilterProcessor(),
+            DefaultParametersProcessor(defaultParameters: defaultParameters),
+            DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
+            ValidationProcessor(),
+            TestModeProcessor(testMode: testMode),
+            UserIdentifierProcessor(defaultUser: defaultUser),
+            SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
+            DeviceProcessor(),
+            AppInfoProcessor(),
+            LocaleProcessor(),
+            CalendarProcessor(),
+            AccessibilityProcessor(),
+            TrialConversionProcessor(),
+        ]
+    }
+
+    /// The built-in processors configured from `configuration` (what `initialize` uses when
+    /// no processors are given).
+    public static func defaultProcessors(for configuration: Config) -> [any EventProcessor] {
+        defaultProcessors(
+            defaultUser: configuration.defaultUser,
+            testMode: configuration.testMode,
+            eventPrefix: configuration.eventPrefix,
+            parameterPrefix: configuration.parameterPrefix,
+            sendSessionStartedEvent: configuration.sendSessionStartedEvent,
+            defaultParameters: configuration.defaultParameters
+        ).map { processor in
+            // App version and build come from the configuration where no bundle exists.
+            processor is AppInfoProcessor
+                ? AppInfoProcessor(appVersion: configuration.appVersion, buildNumber: configuration.buildNumber)
+                : processor
+        }
+    }
+
+    /// The persistent processor storage in the data directory.
+    static func defaultStorage(for configuration: Config, logger: any Logging) throws -> any ProcessorStorage {
+        do {
+            return try PlistProcessorStorage(
+                appID: configuration.appID,
+                directory: configuration.dataDirectory,
+                logger: logger
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
+    }
+
+    static func makeClient(
+        configuration: Config,
+        processors: [any EventProcessor]?,
+        cache: (any EventCaching)?,
+        transmitter: (any EventTransmitting)?,
+        logger: any Logging,
+        storage: (any ProcessorStorage)?,
+        destinations: [Destination],
+        transformations: [any EventTransformation],
+        clock: any TelemetryClock
+    ) throws -> TelemetryClient {
+        guard let transmitter else {
+            throw TelemetryConfigurationError.invalidEndpoint("no transmitter given")
+        }
+        let mainDestination = Destination(
+            id: defaultDestinationID,
+            transmitter: transmitter,
+            cache: cache ?? InMemoryEventCache(),
+            policy: configuration.deliveryPolicy
+        )
+        return TelemetryClient(
+            configuration: .init(appID: configuration.appID, salt: configuration.salt),
+            processors: processors ?? defaultProcessors(for: configuration),
+            destinations: [mainDestination] + destinations,
+            transformations: transformations,
+            storage: try storage ?? defaultStorage(for: configuration, logger: logger),
+            logger: logger,
+            clock: clock
+        )
+    }
+}

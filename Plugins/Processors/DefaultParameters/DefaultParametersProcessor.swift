@@ -1,0 +1,40 @@
+public import TelemetryKit
+
+/// Adds the configured default parameters to every event; an event's own parameters win.
+///
+/// The defaults are merged *into the event's parameters* (under the per-event values), not
+/// into the context metadata. They are the app's own parameters, so the processors that run
+/// next treat them like any other custom parameter: `DefaultPrefixProcessor` prefixes their
+/// keys and `ValidationProcessor` checks them. As event parameters they also win over the
+/// metadata that SDK processors add under the same key, just as a per-event value would.
+///
+/// ```swift
+/// let defaults = DefaultParametersProcessor(defaultParameters: ["plan": "pro", "build": 42])
+/// // event("Screen.shown", parameters: ["plan": "trial"]) → plan = trial, build = 42
+/// ```
+public struct DefaultParametersProcessor: EventProcessor {
+    /// The parameters added to every event.
+    public let defaultParameters: EventParameters
+
+    /// Creates the processor.
+    ///
+    /// - Parameter defaultParameters: Parameters for every event; a per-event parameter with
+    ///   the same key replaces the default.
+    public init(defaultParameters: EventParameters) {
+        self.defaultParameters = defaultParameters
+    }
+
+    public func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        if defaultParameters.isEmpty {
+            return try await next(input, context)
+        }
+        var input = input
+        // `merging` shares storage when either side is empty: no copy for parameterless events.
+        input.parameters = defaultParameters.merging(input.parameters)
+        return try await next(input, context)
+    }
+}

@@ -1,0 +1,16 @@
+extension LocaleProcessor {
+    /// The parameter keys this processor adds, as the TelemetryDeck ingest API names them.
+    public enum Keys {
+        /// The locale the app runs in, e.g. `en_US` (String).
+        public static let locale = "TelemetryDeck.RunContext.locale"
+        /// The language the app runs in, e.g. `en` (String).
+        public static let language = "TelemetryDeck.RunContext.language"
+        /// The user's first preferred language, e.g. `de` (String).
+        public static let preferredLanguage = "TelemetryDeck.UserPreference.language"
+        /// The user's region, e.g. `US` (String).
+        public static let region = "TelemetryDeck.UserPreference.region"
+
+        /// Every key, in the order of the spec's table.
+        public static let all: [String] = [locale, language, preferredLanguage, region]
+    }
+}

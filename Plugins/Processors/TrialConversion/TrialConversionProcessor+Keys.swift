@@ -1,0 +1,12 @@
+extension TrialConversionProcessor {
+    /// The event, parameter and storage keys of this processor.
+    public enum Keys {
+        /// The event sent when a free trial turns into a paid subscription.
+        public static let convertedFromTrial = "TelemetryDeck.Purchase.convertedFromTrial"
+        /// The subscription's product identifier, on ``convertedFromTrial`` (String).
+        public static let productID = "TelemetryDeck.Purchase.productID"
+        /// Where the original transaction IDs of running free trials are kept
+        /// (`ProcessorStorage` data: a JSON array of strings).
+        public static let activeTrialsStorage = "TelemetryKit.TrialConversion.activeTrials"
+    }
+}

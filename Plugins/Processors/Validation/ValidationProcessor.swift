@@ -1,0 +1,119 @@
+public import TelemetryKit
+
+/// Warns when an app event uses names the SDK reserves; never changes or drops the event.
+///
+/// It logs a warning (through the `Logging` given in `start`) when
+/// - an event name or a parameter key is in the SDK's `TelemetryDeck.` namespace
+///   (``SDKInfo/isReserved(_:)``): dashboards read those names as the SDK's own data;
+/// - a parameter key is one of ``reservedParameterNames`` (compared ignoring ASCII case),
+///   the fields of a finalized ``Event`` that a payload key would shadow in the backend.
+///
+/// Each distinct offending name or key is reported once per processor, not on every event.
+/// SDK-internal events (`skipsReservedPrefixValidation`) are exempt. Run it after
+/// `DefaultPrefixProcessor` so that prefixed keys are what gets checked.
+///
+/// Before `start` (e.g. in a bare `ProcessorPipeline`), warnings go to standard error.
+public struct ValidationProcessor: EventProcessor {
+    /// How many distinct offending names are remembered; after that, further ones are not
+    /// reported, so that an app generating keys dynamically cannot grow memory without bound.
+    public static let maximumReportedNames = 1000
+
+    private let logger = Locked<any Logging>(StandardErrorLogger())
+    private let reported = Locked(ReportedNames())
+
+    /// Creates the processor.
+    public init() {}
+
+    public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        self.logger.set(logger)
+    }
+
+    public func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        if !input.skipsReservedPrefixValidation {
+            validate(input)
+        }
+        return try await next(input, context)
+    }
+
+    /// Checks the name and every key; allocation-free unless something is reported.
+    private func validate(_ input: EventInput) {
+        if SDKInfo.isReserved(input.name) {
+            report(.eventNameInReservedNamespace, input.name, eventName: input.name)
+        }
+        for key in input.parameters.keys {
+            if SDKInfo.isReserved(key) {
+                report(.parameterKeyInReservedNamespace, key, eventName: input.name)
+            } else if Self.reservedNameMatcher.matches(key) {
+                report(.reservedParameterName, key, eventName: input.name)
+            }
+        }
+    }
+
+    private func report(_ problem: Problem, _ name: String, eventName: String) {
+        let outcome = reported.withLock { $0.insert(Finding(problem: problem, name: name)) }
+        switch outcome {
+        case .alreadyReported:
+            return
+        case .new:
+            logger.current.log(.warning, problem.message(for: name), eventName: eventName)
+        case .limitReached:
+            logger.current.log(
+                .warning,
+                "more than \(Self.maximumReportedNames) reserved names used; further ones are not reported",
+                eventName: eventName
+            )
+        case .suppressed:
+            return
+        }
+    }
+}
+
+extension ValidationProcessor {
+    /// What is wrong with a name.
+    enum Problem: Hashable, Sendable {
+        case eventNameInReservedNamespace
+        case parameterKeyInReservedNamespace
+        case reservedParameterName
+
+        func message(for name: String) -> String {
+            switch self {
+            case .eventNameInReservedNamespace:
+                return "event name '\(name)' uses the reserved '\(SDKInfo.reservedPrefix)' namespace; "
+                    + "SDK dashboards will read it as an SDK event"
+            case .parameterKeyInReservedNamespace:
+                return "parameter '\(name)' uses the reserved '\(SDKInfo.reservedPrefix)' namespace; "
+                    + "it may replace a value the SDK sends"
+            case .reservedParameterName:
+                return "parameter '\(name)' is a reserved name; it collides with the event field of that name"
+            }
+        }
+    }
+
+    struct Finding: Hashable, Sendable {
+        var problem: Problem
+        var name: String
+    }
+
+    /// The findings reported so far, bounded by ``maximumReportedNames``.
+    struct ReportedNames: Sendable {
+        enum Outcome { case new, alreadyReported, limitReached, suppressed }
+
+        private var findings = Set<Finding>()
+        private var limitReported = false
+
+        mutating func insert(_ finding: Finding) -> Outcome {
+            if findings.contains(finding) { return .alreadyReported }
+            if findings.count >= ValidationProcessor.maximumReportedNames {
+                if limitReported { return .suppressed }
+                limitReported = true
+                return .limitReached
+            }
+            findings.insert(finding)
+            return .new
+        }
+    }
+}

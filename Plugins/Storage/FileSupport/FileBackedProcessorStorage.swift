@@ -1,0 +1,267 @@
+public import TelemetryKit
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A `ProcessorStorage` served from memory and persisted to one file in a pluggable format.
+///
+/// `PlistProcessorStorage` and `JSONFileProcessorStorage` are this storage with their format;
+/// use it directly to store another format (conform to `ProcessorStorageFileFormat`).
+///
+/// - Reads never touch the disk: the file is read once, at creation.
+/// - Writes are coalesced: the first change after a write schedules one write `writeDelay`
+///   later, so a burst of sets costs one write. `flush()` writes at once.
+/// - Each write replaces the whole file atomically (temporary file in the same directory,
+///   `fsync`, `rename`) with mode 0600, so a crash leaves the old or the new file, never a mix.
+/// - An unreadable file (garbage, truncated, foreign layout) is moved aside with a
+///   `.corrupt` suffix, a warning is logged once, and the storage starts empty.
+///
+/// ```swift
+/// let storage = try FileBackedProcessorStorage(
+///     fileURL: directory.appendingPathComponent("settings.yaml"),
+///     format: YAMLStorageFormat()
+/// )
+/// ```
+public final class FileBackedProcessorStorage: ProcessorStorage {
+    /// The delay between the first unsaved change and its write, unless given otherwise.
+    public static let defaultWriteDelay: TimeInterval = 0.5
+
+    /// Suffix appended to the name of a file that could not be decoded.
+    public static let corruptFileSuffix = ".corrupt"
+
+    /// The file the values persist to.
+    public let fileURL: URL
+    /// How long a change waits for others before they are written together.
+    public let writeDelay: TimeInterval
+
+    private let filePath: String
+    private let directoryPath: String
+    private let format: any ProcessorStorageFileFormat
+    private let logger: any Logging
+    private let clock: any TelemetryClock
+    private let state: Locked<State>
+    private let writer = Writer()
+
+    private struct State {
+        var values: [String: StoredValue]
+        /// Bumped by every change; compared with `persistedGeneration` to know what is unsaved.
+        var generation: UInt64 = 0
+        var persistedGeneration: UInt64 = 0
+        var nextTicket: UInt64 = 0
+        var scheduled: (ticket: UInt64, task: Task<Void, Never>)?
+        var lastScheduledWrite: Task<Void, Never>?
+        var diagnostics = FileStorageDiagnostics()
+    }
+
+    /// Serialises writes so that a timer write and a `flush()` never write at the same time,
+    /// and a `flush()` returns only after every earlier change is on disk.
+    private actor Writer {
+        func writePendingChanges(of storage: FileBackedProcessorStorage) {
+            storage.writePendingChangesNow()
+        }
+    }
+
+    /// Opens (or prepares to create) the storage file at `fileURL`.
+    ///
+    /// Creates the directory (mode 0700) if needed and checks that files can be created in
+    /// it, so a storage that could never save fails here instead of losing values later.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The file to read now and write later.
+    ///   - format: Encodes and decodes the file.
+    ///   - logger: Receives the corrupt-file warning and write errors.
+    ///   - writeDelay: How long changes are collected before one write (default 0.5 s).
+    ///   - clock: The clock the write delay runs on (`ManualClock` in tests).
+    /// - Throws: `FileStorageError.directoryNotWritable` or `.fileNotReadable`, naming the path.
+    public init(
+        fileURL: URL,
+        format: any ProcessorStorageFileFormat,
+        logger: any Logging = StandardErrorLogger(),
+        writeDelay: TimeInterval = FileBackedProcessorStorage.defaultWriteDelay,
+        clock: any TelemetryClock = SystemClock()
+    ) throws(FileStorageError) {
+        self.fileURL = fileURL
+        self.format = format
+        self.logger = logger
+        self.writeDelay = max(0, writeDelay)
+        self.clock = clock
+        filePath = fileURL.path
+        directoryPath = fileURL.deletingLastPathComponent().path
+
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directoryPath,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw .directoryNotWritable(path: directoryPath, reason: "cannot create it (\(error))")
+        }
+        do {
+            try AtomicFile.probeWritable(directory: directoryPath)
+        } catch {
+            throw .directoryNotWritable(path: directoryPath, reason: error.reason)
+        }
+
+        let contents: Data?
+        do {
+            contents = try AtomicFile.read(path: filePath)
+        } catch {
+            throw .fileNotReadable(path: filePath, reason: error.reason)
+        }
+
+        var diagnostics = FileStorageDiagnostics()
+        var values: [String: StoredValue] = [:]
+        if let contents {
+            do {
+                values = try format.decode(contents)
+            } catch {
+                diagnostics.recoveredFromCorruptFile = true
+                Self.moveCorruptFileAside(path: filePath, byteCount: contents.count, error: error, logger: logger)
+            }
+        }
+        state = Locked(State(values: values, diagnostics: diagnostics))
+    }
+
+    // MARK: Reading
+
+    /// The value under `key`, whatever its type.
+    public func value(forKey key: String) -> StoredValue? {
+        state.withLock { $0.values[key] }
+    }
+
+    public func data(forKey key: String) async -> Data? {
+        if case .data(let value) = value(forKey: key) { return value }
+        return nil
+    }
+
+    public func string(forKey key: String) async -> String? {
+        if case .string(let value) = value(forKey: key) { return value }
+        return nil
+    }
+
+    public func integer(forKey key: String) async -> Int? {
+        if case .integer(let value) = value(forKey: key) { return value }
+        return nil
+    }
+
+    public func bool(forKey key: String) async -> Bool? {
+        if case .bool(let value) = value(forKey: key) { return value }
+        return nil
+    }
+
+    /// The stored keys, for tests and debugging.
+    public var keys: [String] {
+        state.withLock { Array($0.values.keys) }
+    }
+
+    /// Write counters and state, for tests and debugging.
+    public var diagnostics: FileStorageDiagnostics {
+        state.withLock { state in
+            var diagnostics = state.diagnostics
+            diagnostics.hasPendingChanges = state.generation != state.persistedGeneration
+            return diagnostics
+        }
+    }
+
+    // MARK: Writing
+
+    /// Sets (or, with `nil`, removes) the value under `key`; the file is written later.
+    public func setValue(_ value: StoredValue?, forKey key: String) {
+        state.withLock { state in
+            // Setting what is already there changes nothing and must not cost a write.
+            guard state.values[key] != value else { return }
+            state.values[key] = value
+            state.generation &+= 1
+            if state.scheduled == nil {
+                let ticket = state.nextTicket
+                state.nextTicket &+= 1
+                // Holds `self` until the write is done, so pending values outlive the last
+                // reference to the storage.
+                let task = Task { await self.runScheduledWrite(ticket: ticket) }
+                state.scheduled = (ticket, task)
+                state.lastScheduledWrite = task
+            }
+        }
+    }
+
+    public func set(_ value: Data, forKey key: String) async { setValue(.data(value), forKey: key) }
+    public func set(_ value: String, forKey key: String) async { setValue(.string(value), forKey: key) }
+    public func set(_ value: Int, forKey key: String) async { setValue(.integer(value), forKey: key) }
+    public func set(_ value: Bool, forKey key: String) async { setValue(.bool(value), forKey: key) }
+
+    public func removeValue(forKey key: String) async { setValue(nil, forKey: key) }
+
+    /// Writes every change made so far, now; returns when it is on disk (or the write failed
+    /// and was logged).
+    public func flush() async {
+        let scheduled = state.withLock { state -> Task<Void, Never>? in
+            defer { state.scheduled = nil }
+            return state.scheduled?.task
+        }
+        scheduled?.cancel()
+        await writer.writePendingChanges(of: self)
+    }
+
+    /// The most recently scheduled delayed write, so tests can await it.
+    var lastScheduledWrite: Task<Void, Never>? {
+        state.withLock { $0.lastScheduledWrite }
+    }
+
+    private func runScheduledWrite(ticket: UInt64) async {
+        do {
+            try await clock.sleep(for: writeDelay)
+        } catch {
+            return  // Cancelled by `flush()`, which writes instead.
+        }
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.scheduled?.ticket == ticket else { return false }
+            state.scheduled = nil
+            return true
+        }
+        guard isCurrent else { return }
+        await writer.writePendingChanges(of: self)
+    }
+
+    /// Encodes and writes the current values if they changed since the last write.
+    /// Called only by `writer`, so writes never overlap.
+    private func writePendingChangesNow() {
+        let snapshot = state.withLock { state -> (values: [String: StoredValue], generation: UInt64)? in
+            state.generation == state.persistedGeneration ? nil : (state.values, state.generation)
+        }
+        guard let snapshot else { return }
+        do {
+            let contents = try format.encode(snapshot.values)
+            try AtomicFile.replace(path: filePath, in: directoryPath, with: contents)
+            state.withLock { state in
+                state.persistedGeneration = snapshot.generation
+                state.diagnostics.writeCount += 1
+            }
+        } catch {
+            state.withLock { $0.diagnostics.failedWriteCount += 1 }
+            logger.error(
+                "Could not write storage file \(filePath): \(error). The changes stay in memory and are retried on the next write."
+            )
+        }
+    }
+
+    private static func moveCorruptFileAside(path: String, byteCount: Int, error: any Error, logger: any Logging) {
+        let decodingError = error
+        let destination = path + corruptFileSuffix
+        do {
+            try AtomicFile.move(path: path, to: destination)
+            logger.warning(
+                "Storage file \(path) is unreadable (\(byteCount) bytes: \(decodingError)); starting with empty values. "
+                    + "The file was moved to \(destination)."
+            )
+        } catch {
+            logger.warning(
+                "Storage file \(path) is unreadable (\(byteCount) bytes: \(decodingError)); starting with empty values. "
+                    + "Moving it aside failed (\(error.reason)), so the next write replaces it."
+            )
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitCalendar
+import Testing
+
+/// Expected calendar values for one instant.
+struct CalendarCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    let timeZone: String
+    /// Seconds since 1970 (UTC).
+    let instant: TimeInterval
+    let dayOfMonth: Int64
+    let dayOfWeek: Int64
+    let dayOfYear: Int64
+    let weekOfYear: Int64
+    let isWeekend: Bool
+    let monthOfYear: Int64
+    let quarterOfYear: Int64
+    let hourOfDay: Int64
+
+    var testDescription: String { label }
+
+    var expectedPayload: [String: PayloadValue] {
+        [
+            "TelemetryDeck.Calendar.dayOfMonth": .int(dayOfMonth),
+            "TelemetryDeck.Calendar.dayOfWeek": .int(dayOfWeek),
+            "TelemetryDeck.Calendar.dayOfYear": .int(dayOfYear),
+            "TelemetryDeck.Calendar.weekOfYear": .int(weekOfYear),
+            "TelemetryDeck.Calendar.isWeekend": .bool(isWeekend),
+            "TelemetryDeck.Calendar.monthOfYear": .int(monthOfYear),
+            "TelemetryDeck.Calendar.quarterOfYear": .int(quarterOfYear),
+            "TelemetryDeck.Calendar.hourOfDay": .int(hourOfDay),
+        ]
+    }
+}
+
+private let cases: [CalendarCase] = [
+    // 2024-06-15T14:00 in Berlin (CEST, UTC+2) = 12:00Z. A Saturday.
+    CalendarCase(
+        label: "Saturday 2024-06-15 14:00 Berlin",
+        timeZone: "Europe/Berlin",
+        instant: 1_718_452_800,
+        dayOfMonth: 15,
+        dayOfWeek: 6,
+        dayOfYear: 167,
+        weekOfYear: 24,
+        isWeekend: true,
+        monthOfYear: 6,
+        quarterOfYear: 2,
+        hourOfDay: 14
+    ),
+    // 2024-06-17T09:30Z, a Monday.
+    CalendarCase(
+        label: "Monday 2024-06-17 09:30 UTC",
+        timeZone: "UTC",
+        instant: 1_718_616_600,
+        dayOfMonth: 17,
+        dayOfWeek: 1,
+        dayOfYear: 169,
+        weekOfYear: 25,
+        isWeekend: false,
+        monthOfYear: 6,
+        quarterOfYear: 2,
+        hourOfDay: 9
+    ),
+    // 2024-06-16T23:59:59Z, a Sunday, still ISO week 24.
+    CalendarCase(
+        label: "Sunday 2024-06-16 23:59:59 UTC",
+        timeZone: "UTC",
+        instant: 1_718_582_399,
+        dayOfMonth: 16,
+        dayOfWeek: 7,
+        dayOfYear: 168,
+        weekOfYear: 24,
+        isWeekend: true,
+        monthOfYear: 6,
+        quarterOfYear: 2,
+        hourOfDay: 23
+    ),
+    // 2024-12-31T23:00Z, a Tuesday: day 366 of a leap year, but ISO week 1 of 2025.
+    CalendarCase(
+        label: "Tuesday 2024-12-31 23:00 UTC",
+        timeZone: "UTC",
+        instant: 1_735_686_000,
+        dayOfMonth: 31,
+        dayOfWeek: 2,
+        dayOfYear: 366,
+        weekOfYear: 1,
+        isWeekend: false,
+        monthOfYear: 12,
+        quarterOfYear: 4,
+        hourOfDay: 23
+    ),
+    // 2021-01-01T00:00Z, a Friday: ISO week 53 of 2020.
+    CalendarCase(
+        label: "Friday 2021-01-01 00:00 UTC",
+        timeZone: "UTC",
+        instant: 1_609_459_200,
+        dayOfMonth: 1,
+        dayOfWeek: 5,
+        dayOfYear: 1,
+        weekOfYear: 53,
+        isWeekend: false,
+        monthOfYear: 1,
+        quarterOfYear: 1,
+        hourOfDay: 0
+    ),
+    // 2024-01-01T00:00Z, a Monday: ISO week 1.
+    CalendarCase(
+        label: "Monday 2024-01-01 00:00 UTC",
+        timeZone: "UTC",
+        instant: 1_704_067_200,
+        dayOfMonth: 1,
+        dayOfWeek: 1,
+        dayOfYear: 1,
+        weekOfYear: 1,
+        isWeekend: false,
+        monthOfYear: 1,
+        quarterOfYear: 1,
+        hourOfDay: 0
+    ),
+    // 2023-01-01T12:00Z, a Sunday: ISO week 52 of 2022.
+    CalendarCase(
+        label: "Sunday 2023-01-01 12:00 UTC",
+        timeZone: "UTC",
+        instant: 1_672_574_400,
+        dayOfMonth: 1,
+        dayOfWeek: 7,
+        dayOfYear: 1,
+        weekOfYear: 52,
+        isWeekend: true,
+        monthOfYear: 1,
+        quarterOfYear: 1,
+        hourOfDay: 12
+    ),
+    // 2024-06-15T23:30Z is already Sunday 05:00 in Kolkata (UTC+5:30).
+    CalendarCase(
+        label: "Saturday 23:30 UTC is Sunday 05:00 in Kolkata",
+        timeZone: "Asia/Kolkata",
+        instant: 1_718_494_200,
+        dayOfMonth: 16,
+        dayOfWeek: 7,
+        dayOfYear: 168,
+        weekOfYear: 24,
+        isWeekend: true,
+        monthOfYear: 6,
+        quarterOfYear: 2,
+        hourOfDay: 5
+    ),
+    // 2024-10-01T03:00Z is Monday 2024-09-30 23:00 in New York (UTC-4): end of Q3.
+    CalendarCase(
+        label: "Monday 2024-09-30 23:00 New York",
+        timeZone: "America/New_York",
+        instant: 1_727_751_600,
+        dayOfMonth: 30,
+        dayOfWeek: 1,
+        dayOfYear: 274,
+        weekOfYear: 40,
+        isWeekend: false,
+        monthOfYear: 9,
+        quarterOfYear: 3,
+        hourOfDay: 23
+    ),
+]
+
+private func zone(_ identifier: String) throws -> TimeZone {
+    try #require(TimeZone(identifier: identifier))
+}
+
+private func event(_ processor: CalendarProcessor, at instant: TimeInterval) async throws -> Event {
+    let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))
+    return try await pipeline.process(EventInput("x", timestamp: Date(timeIntervalSince1970: instant)))
+}
+
+struct CalendarProcessorTests {
+    @Test func keysAreTheSpecNames() {
+        #expect(
+            CalendarProcessor.Keys.all == [
+                "TelemetryDeck.Calendar.dayOfMonth",
+                "TelemetryDeck.Calendar.dayOfWeek",
+                "TelemetryDeck.Calendar.dayOfYear",
+                "TelemetryDeck.Calendar.weekOfYear",
+                "TelemetryDeck.Calendar.isWeekend",
+                "TelemetryDeck.Calendar.monthOfYear",
+                "TelemetryDeck.Calendar.quarterOfYear",
+                "TelemetryDeck.Calendar.hourOfDay",
+            ]
+        )
+    }
+
+    @Test(arguments: cases)
+    func valuesOfTheEventTimestamp(_ expected: CalendarCase) async throws {
+        let processor = CalendarProcessor(timeZone: try zone(expected.timeZone))
+        let result = try await event(processor, at: expected.instant)
+        #expect(result.payload == expected.expectedPayload)
+    }
+
+    @Test func oneProcessorServesManyDatesInAnyOrder() async throws {
+        // The hour cache must never answer for another hour, whatever the order of events.
+        let byZone = Dictionary(grouping: cases, by: \.timeZone)
+        for (identifier, zoneCases) in byZone {
+            let processor = CalendarProcessor(timeZone: try zone(identifier))
+            for expected in zoneCases + zoneCases.reversed() + zoneCases {
+                #expect(try await event(processor, at: expected.instant).payload == expected.expectedPayload)
+            }
+        }
+    }
+
+    @Test func hourBoundariesFollowTheLocalHour() throws {
+        // Kolkata's hours start at :30 UTC: 08:29:59Z is 13:59:59 local, 08:30:00Z is 14:00.
+        let processor = CalendarProcessor(timeZone: try zone("Asia/Kolkata"))
+        let start = Date(timeIntervalSince1970: 1_718_440_200)  // 2024-06-15T08:30:00Z
+        let hour = CalendarProcessor.Keys.hourOfDay
+        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(13))
+        #expect(processor.parameters(at: start)[hour] == .int(14))
+        #expect(processor.parameters(at: start.addingTimeInterval(3_599))[hour] == .int(14))
+        #expect(processor.parameters(at: start.addingTimeInterval(3_600))[hour] == .int(15))
+        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(13))
+    }
+
+    @Test func midnightChangesDayAndWeekday() throws {
+        let processor = CalendarProcessor(timeZone: try zone("UTC"))
+        // 2024-06-16T23:59:59Z (Sunday) and one second later (Monday, week 25).
+        let sunday = processor.parameters(at: Date(timeIntervalSince1970: 1_718_582_399))
+        let monday = processor.parameters(at: Date(timeIntervalSince1970: 1_718_582_400))
+        #expect(sunday[CalendarProcessor.Keys.dayOfWeek] == .int(7))
+        #expect(sunday[CalendarProcessor.Keys.isWeekend] == .bool(true))
+        #expect(sunday[CalendarProcessor.Keys.weekOfYear] == .int(24))
+        #expect(monday[CalendarProcessor.Keys.dayOfWeek] == .int(1))
+        #expect(monday[CalendarProcessor.Keys.isWeekend] == .bool(false))
+        #expect(monday[CalendarProcessor.Keys.weekOfYear] == .int(25))
+        #expect(monday[CalendarProcessor.Keys.hourOfDay] == .int(0))
+    }
+
+    @Test func daylightSavingHoursAreLocal() throws {
+        // Berlin, 2024-03-31: 00:30Z is 01:30 CET, 01:30Z is 03:30 CEST (02:xx does not exist).
+        let processor = CalendarProcessor(timeZone: try zone("Europe/Berlin"))
+        let hour = CalendarProcessor.Keys.hourOfDay
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_845_000))[hour] == .int(1))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_848_600))[hour] == .int(3))
+        // 2024-10-27: 00:30Z and 01:30Z are both 02:30 local (CEST, then CET); 02:30Z is 03:30.
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_989_000))[hour] == .int(2))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_992_600))[hour] == .int(2))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_996_200))[hour] == .int(3))
+    }
+
+    @Test func everyQuarterFromItsMonths() throws {
+        let processor = CalendarProcessor(timeZone: try zone("UTC"))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try zone("UTC")
+        for month in 1...12 {
+            let date = try #require(calendar.date(from: DateComponents(year: 2024, month: month, day: 10, hour: 8)))
+            let parameters = processor.parameters(at: date)
+            #expect(parameters[CalendarProcessor.Keys.monthOfYear] == .int(Int64(month)))
+            #expect(parameters[CalendarProcessor.Keys.quarterOfYear] == .int(Int64((month + 2) / 3)))
+        }
+    }
+
+    @Test func eventParametersWin() async throws {
+        let pipeline = ProcessorPipeline(
+            processors: [CalendarProcessor(timeZone: try zone("UTC"))],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let result = try await pipeline.process(
+            EventInput(
+                "x",
+                parameters: [CalendarProcessor.Keys.hourOfDay: 99],
+                timestamp: Date(timeIntervalSince1970: 0)
+            )
+        )
+        #expect(result.payload[CalendarProcessor.Keys.hourOfDay] == .int(99))
+        #expect(result.payload[CalendarProcessor.Keys.dayOfMonth] == .int(1))
+    }
+}
