@@ -19,6 +19,8 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
+    static let eventName = "Demo.screenShown"
+
     @Option(help: ArgumentHelp("How many events to send.", valueName: "n"))
     var count: Int = 1000
 
@@ -63,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
         for index in 0..<count {
             await client.send(
                 EventInput(
-                    "Demo.screenShown",
+                    Self.eventName,
                     parameters: [
                         "screen": screens[index % screens.count],
                         "index": index,
@@ -91,26 +93,34 @@ struct DemoCommand: AsyncParsableCommand {
             queueSeconds: Self.seconds(queued - started),
             totalSeconds: Self.seconds(delivered - started)
         )
-        if collector.eventCount != count {
-            say("Warning: the collector received \(collector.eventCount) of \(count) events.")
+        let demoEvents = collector.events.filter { $0.type == Self.eventName }.count
+        if demoEvents != count {
+            say("Error: the collector received \(demoEvents) of the \(count) demo events.")
             throw ExitCode(1)
         }
     }
 
     private func printSummary(collector: Collector, stats: DestinationStats, queueSeconds: Double, totalSeconds: Double) {
         let requests = collector.requests
+        let received = collector.events
         let wireBytes = requests.reduce(0) { $0 + $1.rawBodyByteCount }
         let jsonBytes = requests.reduce(0) { $0 + $1.body.count }
+        let sdkEvents = received.filter { $0.type != Self.eventName }.map(\.type)
         say()
         say("Summary")
-        say("  events received by the collector: \(collector.eventCount) (\(collector.duplicateCount) duplicates)")
+        say("  events received by the collector: \(received.count) (\(collector.duplicateCount) duplicates)")
+        say("    \(received.count - sdkEvents.count) × \(Self.eventName)")
+        for type in Set(sdkEvents).sorted() {
+            say("    \(sdkEvents.filter { $0 == type }.count) × \(type) (sent by the SDK's processors)")
+        }
         say("  delivered: \(stats.delivered)   rejected: \(stats.rejected)   retried: \(stats.retried)")
-        say("  requests: \(requests.count), \(wireBytes) bytes gzip / \(jsonBytes) bytes JSON")
+        let perEvent = received.isEmpty ? 0 : wireBytes / received.count
+        say("  requests: \(requests.count), \(wireBytes) bytes gzip (\(perEvent) per event) from \(jsonBytes) bytes JSON")
         say(
             "  time per event: \(Self.microseconds(queueSeconds / Double(count))) µs into the durable queue, "
                 + "\(Self.microseconds(totalSeconds / Double(count))) µs including delivery"
         )
-        if let example = collector.events.first {
+        if let example = received.first(where: { $0.type == Self.eventName }) {
             say()
             say("Example event (as received, \(example.payload.count) parameters):")
             let encoder = JSONEncoder()

@@ -12,7 +12,8 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             The event is written to the queue directory before anything is sent, so it survives \
             an unreachable endpoint; a later `send` or `flush` delivers it. Endpoint options are \
-            remembered for later runs.
+            remembered for later runs. The event is sent as given (name, parameters, floatValue), \
+            without the default processors' parameters.
             """
     )
 

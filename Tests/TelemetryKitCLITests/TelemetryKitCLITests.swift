@@ -78,13 +78,18 @@ import TelemetryKitCollector
     @Test func demoSendsAThousandEventsAndPrintsTheSummary() async throws {
         let result = try await run(["demo"])
         #expect(result.status == 0, "stderr: \(result.errors)")
-        #expect(result.output.contains("events received by the collector: 1000 (0 duplicates)"))
-        #expect(result.output.contains("delivered: 1000   rejected: 0   retried: 0"))
+        #expect(result.output.contains("1000 × Demo.screenShown"))
+        #expect(result.output.contains("× TelemetryDeck.Session.started (sent by the SDK's processors)"))
+        #expect(result.output.contains("(0 duplicates)"))
+        #expect(result.output.contains("rejected: 0   retried: 0"))
         #expect(result.output.contains("Sending: 1000/1000"))
         #expect(result.output.contains("time per event: "))
         #expect(result.output.contains("Example event (as received"))
         #expect(result.output.contains(#""type" : "Demo.screenShown""#))
         #expect(result.output.contains(#""appID" : "DEMO-APP-ID""#))
+        // The example shows the default processors' parameters too.
+        #expect(result.output.contains(#""TelemetryDeck.Device.operatingSystem" : "#))
+        #expect(result.output.contains(#""screen" : "home""#))
     }
 
     @Test func sendKeepsTheEventWhileTheEndpointIsDownAndFlushDeliversItLater() async throws {
