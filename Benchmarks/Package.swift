@@ -29,6 +29,8 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
+    // Transmitters
+    "TelemetryKitHTTP",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -100,7 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    private func printSummary(collector: Collector, stats: DestinationStats, queueSeconds: Double, totalSeconds: Double) {
+    private func printSummary(collector: Collector, stats: DestinationStats, queueSeconds: Double, totalSeconds: Double)
+    {
         let requests = collector.requests
         let received = collector.events
         let wireBytes = requests.reduce(0) { $0 + $1.rawBodyByteCount }
@@ -115,7 +116,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say("  delivered: \(stats.delivered)   rejected: \(stats.rejected)   retried: \(stats.retried)")
         let perEvent = received.isEmpty ? 0 : wireBytes / received.count
-        say("  requests: \(requests.count), \(wireBytes) bytes gzip (\(perEvent) per event) from \(jsonBytes) bytes JSON")
+        say(
+            "  requests: \(requests.count), \(wireBytes) bytes gzip (\(perEvent) per event) from \(jsonBytes) bytes JSON"
+        )
         say(
             "  time per event: \(Self.microseconds(queueSeconds / Double(count))) µs into the durable queue, "
                 + "\(Self.microseconds(totalSeconds / Double(count))) µs including delivery"
@@ -167,19 +170,23 @@ final class ProgressBar: Sendable {
         let width = 30
         if isTerminal {
             let step = done * 100 / total
-            guard lastShown.withLock({ shown in
-                defer { shown = step }
-                return shown != step
-            }) else { return }
+            guard
+                lastShown.withLock({ shown in
+                    defer { shown = step }
+                    return shown != step
+                })
+            else { return }
             let filled = done * width / total
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             write("\r\(label) [\(bar)] \(done)/\(total)")
         } else {
             let quarter = done * 4 / total
-            guard lastShown.withLock({ shown in
-                defer { shown = quarter }
-                return shown != quarter
-            }), quarter > 0 else { return }
+            guard
+                lastShown.withLock({ shown in
+                    defer { shown = quarter }
+                    return shown != quarter
+                }), quarter > 0
+            else { return }
             say("\(label): \(done)/\(total)")
         }
     }

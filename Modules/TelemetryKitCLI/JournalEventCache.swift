@@ -49,15 +49,17 @@ final class JournalEventCache: EventCaching {
             EventWireEncoder.encode(event, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
+        // Disk first: memory only changes once the file has the events.
         try state.withLock { state in
-            state.events.append(contentsOf: events)
-            let overflow = state.events.count - limit
+            let overflow = state.events.count + events.count - limit
             if overflow > 0 {
-                state.events.removeFirst(overflow)
+                let kept = Array((state.events + events).dropFirst(overflow))
+                try rewrite(kept)
+                state.events = kept
                 state.evicted += overflow
-                try rewrite(state.events)
             } else {
                 try appendToFile(bytes)
+                state.events.append(contentsOf: events)
             }
         }
     }
@@ -70,9 +72,10 @@ final class JournalEventCache: EventCaching {
         guard !ids.isEmpty else { return }
         let removal = Set(ids)
         try state.withLock { state in
-            let before = state.events.count
-            state.events.removeAll { removal.contains($0.id) }
-            if state.events.count != before { try rewrite(state.events) }
+            let remaining = state.events.filter { !removal.contains($0.id) }
+            guard remaining.count != state.events.count else { return }
+            try rewrite(remaining)
+            state.events = remaining
         }
     }
 
@@ -82,8 +85,8 @@ final class JournalEventCache: EventCaching {
 
     func removeAll() async throws {
         try state.withLock { state in
-            state.events = []
             try rewrite([])
+            state.events = []
         }
     }
 

@@ -21,7 +21,8 @@ struct DirectoryOptions: ParsableArguments {
         name: .customLong("directory"),
         help: ArgumentHelp(
             "Where unsent events and settings are kept.",
-            discussion: "Default: $TELEMETRYKIT_HOME, else $XDG_DATA_HOME/telemetrykit, else ~/.local/share/telemetrykit.",
+            discussion:
+                "Default: $TELEMETRYKIT_HOME, else $XDG_DATA_HOME/telemetrykit, else ~/.local/share/telemetrykit.",
             valueName: "path"
         )
     )

@@ -59,14 +59,18 @@ extension Collector {
                         case .response(let status, let headers, let bytes):
                             var responseHeaders = HTTPHeaders(headers)
                             responseHeaders.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
-                            if !requestHead.isKeepAlive { responseHeaders.replaceOrAdd(name: "Connection", value: "close") }
+                            if !requestHead.isKeepAlive {
+                                responseHeaders.replaceOrAdd(name: "Connection", value: "close")
+                            }
                             let responseHead = HTTPResponseHead(
                                 version: requestHead.version,
                                 status: HTTPResponseStatus(statusCode: status),
                                 headers: responseHeaders
                             )
                             try await outbound.write(
-                                contentsOf: [.head(responseHead), .body(.byteBuffer(ByteBuffer(bytes: bytes))), .end(nil)]
+                                contentsOf: [
+                                    .head(responseHead), .body(.byteBuffer(ByteBuffer(bytes: bytes))), .end(nil),
+                                ]
                             )
                             if !requestHead.isKeepAlive { return }
                         case .truncated(let bytes):
@@ -117,7 +121,12 @@ extension Collector {
         case invalid(status: Int, reason: String, body: [UInt8])
     }
 
-    private func ingest(_ head: HTTPRequestHead, path: String, namespace: String, rawBody: [UInt8]) async -> CollectorReply {
+    private func ingest(
+        _ head: HTTPRequestHead,
+        path: String,
+        namespace: String,
+        rawBody: [UInt8]
+    ) async -> CollectorReply {
         let scripted = state.withLock { state -> Fault? in state.script.isEmpty ? nil : state.script.removeFirst() }
         if let scripted, scripted.delay > 0, await !Self.sleep(scripted.delay) {
             return .text(503, "The collector is shutting down.")
@@ -189,7 +198,12 @@ extension Collector {
         }
     }
 
-    private func finish(_ request: IngestRequest, status: Int, headers fields: [String: String], text: String?)
+    private func finish(
+        _ request: IngestRequest,
+        status: Int,
+        headers fields: [String: String],
+        text: String?
+    )
         -> CollectorReply
     {
         var request = request
@@ -254,7 +268,11 @@ extension Collector {
         for (index, event) in events.enumerated() {
             for (field, value) in [("appID", event.appID), ("type", event.type), ("clientUser", event.clientUser)]
             where value.isEmpty {
-                return .invalid(status: 400, reason: "Malformed body: event \(index) has an empty \(field).", body: body)
+                return .invalid(
+                    status: 400,
+                    reason: "Malformed body: event \(index) has an empty \(field).",
+                    body: body
+                )
             }
         }
         return .events(events, body: body)

@@ -35,7 +35,12 @@ public final class Collector: Sendable {
         /// How many of the latest events `GET /` lists. Default 50.
         public var pageEventLimit: Int
 
-        public init(host: String = "127.0.0.1", port: Int = 0, maximumBodyBytes: Int = 16 << 20, pageEventLimit: Int = 50) {
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            maximumBodyBytes: Int = 16 << 20,
+            pageEventLimit: Int = 50
+        ) {
             self.host = host
             self.port = port
             self.maximumBodyBytes = maximumBodyBytes

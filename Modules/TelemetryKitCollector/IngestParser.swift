@@ -86,7 +86,8 @@ struct IngestParser {
             case "appID": appID = try parser.parseString()
             case "type": type = try parser.parseString()
             case "clientUser": clientUser = try parser.parseString()
-            case "sessionID": sessionID = try parser.parseNullable { parser throws(Failure) in try parser.parseString() }
+            case "sessionID":
+                sessionID = try parser.parseNullable { parser throws(Failure) in try parser.parseString() }
             case "receivedAt":
                 if parser.peek() == UInt8(ascii: "\"") {
                     let text = try parser.parseString()
@@ -104,7 +105,8 @@ struct IngestParser {
                     receivedAt = Date(timeIntervalSince1970: seconds)
                 }
             case "payload":
-                payload = try parser.parseNullable { parser throws(Failure) in try parser.parsePayload(number: number) }
+                payload =
+                    try parser.parseNullable { parser throws(Failure) in try parser.parsePayload(number: number) }
                     ?? [:]
             case "floatValue":
                 floatValue = try parser.parseNullable { parser throws(Failure) -> Double in
@@ -327,7 +329,8 @@ struct IngestParser {
                     let escapeStart = index - 2
                     var scalar = try parseHex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                        guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
                         else { throw Failure(offset: escapeStart, message: "unpaired surrogate in \\u escape") }
                         index += 2
                         let low = try parseHex4()

@@ -16,7 +16,8 @@ import Foundation
 
     private func event(_ number: Int, payload: [String: PayloadValue] = ["screen": "home", "n": 1]) -> Event {
         Event(
-            id: UUID(uuidString: "00000000-0000-4000-8000-" + String(String(number + 1_000_000_000_000).suffix(12))) ?? UUID(),
+            id: UUID(uuidString: "00000000-0000-4000-8000-" + String(String(number + 1_000_000_000_000).suffix(12)))
+                ?? UUID(),
             appID: "APP",
             type: "Event.\(number)",
             clientUser: "user",
@@ -70,16 +71,26 @@ import Foundation
         (#"[{"id":"nope"}]"#, "at byte 7: event 0: id is not a UUID"),
         ("[", "at byte 1: event 0 is not an object"),
         ("[] x", "at byte 3: unexpected data after the array"),
-        (#"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"yesterday"}]"#,
-            "at byte 99: event 0: receivedAt 'yesterday' is not an ISO 8601 UTC timestamp"),
-        (#"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z","payload":{"k":null}}]"#,
-            "at byte 141: event 0: payload value 'k' is not a string, number or boolean"),
-        (#"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T\#u{1}\#u{1}","clientUser":"u"}]"#,
-            "at byte 67: raw control character in a string"),
-        (#"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"\ud800","clientUser":"u"}]"#,
-            "at byte 66: unpaired surrogate in \\u escape"),
-        (#"[{"id":"00000000-0000-4000-8000-000000000001","appID":"","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z"}]"#,
-            "event 0 has an empty appID."),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"yesterday"}]"#,
+            "at byte 99: event 0: receivedAt 'yesterday' is not an ISO 8601 UTC timestamp"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z","payload":{"k":null}}]"#,
+            "at byte 141: event 0: payload value 'k' is not a string, number or boolean"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T\#u{1}\#u{1}","clientUser":"u"}]"#,
+            "at byte 67: raw control character in a string"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"\ud800","clientUser":"u"}]"#,
+            "at byte 66: unpaired surrogate in \\u escape"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z"}]"#,
+            "event 0 has an empty appID."
+        ),
     ])
     func malformedBodiesAreRefusedWithAReason(body: String, reason: String) async throws {
         try await withCollector { collector in
@@ -108,7 +119,11 @@ import Foundation
             #expect(event.type == "Tab\t\"q\" é🚀/")
             #expect(event.sessionID == nil)
             #expect(event.receivedAt == Date(timeIntervalSince1970: 1_704_067_200.25))
-            #expect(event.payload == ["i": .int(-12), "d": .double(2500), "z": .int(0), "b": .bool(true), "s": .string("x")])
+            #expect(
+                event.payload == [
+                    "i": .int(-12), "d": .double(2500), "z": .int(0), "b": .bool(true), "s": .string("x"),
+                ]
+            )
             #expect(event.floatValue == 0.01)
             #expect(event.isTestMode)
         }
@@ -165,7 +180,11 @@ import Foundation
             let response3 = try await get(collector, "/nothing-here")
 
             #expect(response3.statusCode == 404)
-            let prefixed = try await post(collector, body: EventWireEncoder.encode([event(1)]), path: "/base/v2/namespace/x%20y/")
+            let prefixed = try await post(
+                collector,
+                body: EventWireEncoder.encode([event(1)]),
+                path: "/base/v2/namespace/x%20y/"
+            )
             #expect(prefixed.statusCode == 200)
             #expect(collector.requests.first?.path == "/base/v2/namespace/x%20y/")
             #expect(collector.requests.first?.namespace == "x y")

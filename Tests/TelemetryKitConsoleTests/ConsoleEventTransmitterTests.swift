@@ -1,6 +1,6 @@
-import Testing
 import TelemetryKit
 import TelemetryKitConsole
+import Testing
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -40,7 +40,8 @@ struct ConsoleEventTransmitterTests {
             )
         )
         #expect(
-            line == "2024-06-15T14:00:00.123Z Screen.shown count=3 isPro=true ratio=0.5 screen=home (+2 TelemetryDeck.*)"
+            line
+                == "2024-06-15T14:00:00.123Z Screen.shown count=3 isPro=true ratio=0.5 screen=home (+2 TelemetryDeck.*)"
         )
     }
 
@@ -57,7 +58,10 @@ struct ConsoleEventTransmitterTests {
 
     @Test func quotesValuesWithSpacesAndKeepsEveryEventOnOneLine() {
         let line = ConsoleEventTransmitter().line(
-            for: event(type: "Multi\nline", payload: ["note": "two words", "quote": #"say "hi""#, "break": "a\nb", "empty": ""])
+            for: event(
+                type: "Multi\nline",
+                payload: ["note": "two words", "quote": #"say "hi""#, "break": "a\nb", "empty": ""]
+            )
         )
         #expect(!line.contains("\n"))
         #expect(

@@ -25,7 +25,12 @@ import Foundation
             let client = TelemetryClient(
                 configuration: .init(appID: "APP-ID"),
                 destinations: [
-                    Destination(id: "collector", transmitter: transmitter, cache: cache, policy: DeliveryPolicy(flushInterval: 3600))
+                    Destination(
+                        id: "collector",
+                        transmitter: transmitter,
+                        cache: cache,
+                        policy: DeliveryPolicy(flushInterval: 3600)
+                    )
                 ],
                 storage: InMemoryProcessorStorage(),
                 logger: SilentLogger(),
@@ -39,7 +44,9 @@ import Foundation
             #expect(collector.eventCount == 10_000)
             #expect(collector.requests.count == 100)
             let wire = collector.requests.reduce(0) { $0 + $1.rawBodyByteCount }
-            print("10,000 queued events delivered to the loopback collector (\(compression)): \(elapsed), \(wire / 10_000) bytes/event on the wire")
+            print(
+                "10,000 queued events delivered to the loopback collector (\(compression)): \(elapsed), \(wire / 10_000) bytes/event on the wire"
+            )
             await client.shutdown()
         }
     }

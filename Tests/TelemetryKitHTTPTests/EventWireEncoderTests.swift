@@ -1,6 +1,6 @@
-import Testing
 import TelemetryKit
 import TelemetryKitHTTP
+import Testing
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -46,7 +46,9 @@ struct EventWireEncoderTests {
         #expect(object["isTestMode"] == .bool(false))
         #expect(
             object["payload"]
-                == .object(["screen": .string("home"), "count": .number(3), "ratio": .number(0.25), "isPro": .bool(true)])
+                == .object([
+                    "screen": .string("home"), "count": .number(3), "ratio": .number(0.25), "isPro": .bool(true),
+                ])
         )
     }
 

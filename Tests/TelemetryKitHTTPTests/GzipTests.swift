@@ -1,6 +1,6 @@
-import Testing
 import TelemetryKit
 import TelemetryKitHTTP
+import Testing
 
 struct GzipTests {
     @Test func producesAGzipMemberMuchSmallerThanTheJSON() throws {

@@ -1,3 +1,5 @@
+import TelemetryKit
+import TelemetryKitHTTP
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -5,11 +7,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKit
-import TelemetryKitHTTP
 
 struct HTTPEndpointTests {
-    private func endpoint(_ base: String, namespace: String = "my-ns", allowsInsecureHTTP: Bool = false) throws
+    private func endpoint(
+        _ base: String,
+        namespace: String = "my-ns",
+        allowsInsecureHTTP: Bool = false
+    ) throws
         -> String
     {
         let configuration = HTTPEventTransmitter.Configuration(
@@ -44,7 +48,10 @@ struct HTTPEndpointTests {
     }
 
     @Test func percentEncodesTheNamespaceIntoOneSegment() throws {
-        #expect(try endpoint("https://example.com", namespace: "a b/c?d") == "https://example.com/v2/namespace/a%20b%2Fc%3Fd/")
+        #expect(
+            try endpoint("https://example.com", namespace: "a b/c?d")
+                == "https://example.com/v2/namespace/a%20b%2Fc%3Fd/"
+        )
     }
 
     @Test(arguments: ["http://127.0.0.1:8080", "http://localhost", "http://[::1]:9000/x", "http://127.1.2.3"])
@@ -52,7 +59,9 @@ struct HTTPEndpointTests {
         #expect(try endpoint(base).hasPrefix("http://"))
     }
 
-    @Test(arguments: ["http://example.com", "http://10.0.0.1:8080", "http://127.example.com", "http://localhost.evil.com"])
+    @Test(arguments: [
+        "http://example.com", "http://10.0.0.1:8080", "http://127.example.com", "http://localhost.evil.com",
+    ])
     func refusesPlainHTTPForOtherHosts(base: String) throws {
         let host = base.dropFirst("http://".count).split(separator: ":").first.map(String.init) ?? ""
         #expect(throws: HTTPEndpointError.insecureHTTP(host: host)) {
@@ -61,7 +70,9 @@ struct HTTPEndpointTests {
     }
 
     @Test func allowsPlainHTTPWhenOptedIn() throws {
-        #expect(try endpoint("http://example.com", allowsInsecureHTTP: true) == "http://example.com/v2/namespace/my-ns/")
+        #expect(
+            try endpoint("http://example.com", allowsInsecureHTTP: true) == "http://example.com/v2/namespace/my-ns/"
+        )
     }
 
     @Test func insecureErrorSaysHowToOptIn() {

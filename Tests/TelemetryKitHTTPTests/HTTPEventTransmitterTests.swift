@@ -225,7 +225,9 @@ import Foundation
     @Test func overrideRetryStillReadsRetryAfterOn503() async throws {
         try await withCollector { collector in
             collector.script([.status(503, retryAfter: "5"), .status(200)])
-            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [503: .retry, 200: .drop] }
+            let transmitter = try makeTransmitter(for: collector) {
+                $0.customRetryForStatusCodes = [503: .retry, 200: .drop]
+            }
             #expect(await transmitter.transmit(batch) == .retry(after: 5))
             // 2xx cannot be overridden: a delivered batch is delivered.
             #expect(await transmitter.transmit(batch) == .delivered)

@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-public import TelemetryKit
 
 /// Prints every event on one line and always reports `.delivered`: for development,
 /// debugging a pipeline, and command-line tools.

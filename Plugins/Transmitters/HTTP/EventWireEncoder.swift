@@ -1,9 +1,10 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import TelemetryKit
 
 /// Encodes events as the ingest API's JSON, several times faster than `JSONEncoder`.
 ///

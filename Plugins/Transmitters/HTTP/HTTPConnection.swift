@@ -38,7 +38,13 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The longest the exchange may take, in seconds.
     public var timeout: TimeInterval
 
-    public init(url: URL, method: String = "POST", headers: [HTTPHeader] = [], body: Data = Data(), timeout: TimeInterval) {
+    public init(
+        url: URL,
+        method: String = "POST",
+        headers: [HTTPHeader] = [],
+        body: Data = Data(),
+        timeout: TimeInterval
+    ) {
         self.url = url
         self.method = method
         self.headers = headers

@@ -25,7 +25,9 @@ enum HTTPEndpoint {
         let scheme: String
         if let separator = trimmed.utf8.indices.first(where: { trimmed.utf8[$0...].starts(with: "://".utf8) }) {
             scheme = String(trimmed[..<separator]).lowercased()
-            guard !scheme.isEmpty else { throw .malformedBaseURL(baseURL, reason: "the scheme is missing before '://'") }
+            guard !scheme.isEmpty else {
+                throw .malformedBaseURL(baseURL, reason: "the scheme is missing before '://'")
+            }
             withScheme = trimmed
         } else if trimmed.hasPrefix("/") {
             throw .malformedBaseURL(baseURL, reason: "it has no host")

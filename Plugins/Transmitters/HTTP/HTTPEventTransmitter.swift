@@ -1,9 +1,10 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import TelemetryKit
 
 /// Sends batches to the TelemetryDeck ingest API: `POST {apiBaseURL}/v2/namespace/{namespace}/`
 /// with a JSON array of events.

@@ -1,9 +1,10 @@
+import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKit
 
 /// Parses `Retry-After` header values: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
 enum RetryAfter {
