@@ -211,6 +211,21 @@ targets += [
 
 // MARK: - Transformations (Plugins/Transformations)
 
+targets += [
+    .target(
+        name: "TelemetryKitTransformations",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Transformations/Sources"
+    ),
+    .testTarget(
+        name: "TelemetryKitTransformationsTests",
+        dependencies: [
+            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+        ],
+        path: "Tests/TelemetryKitTransformationsTests"
+    ),
+]
+
 // (end of transformations)
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)

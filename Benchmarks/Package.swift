@@ -29,6 +29,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
+    "TelemetryKitTransformations",
     // Transmitters
     "TelemetryKitHTTP",
 ]

@@ -261,4 +261,41 @@ struct FacadeTests {
         }
         #expect(Telemetry.client == nil)
     }
+
+    @Test func multipleDestinationsThroughTheFacade() async throws {
+        await Telemetry.terminate()
+        struct Tag: EventTransformation {
+            let id = "tag"
+            let scope = TransformationScope.destinations(["B"])
+            func transform(_ event: Event, destination: String?) async -> Event? {
+                var event = event
+                event.payload["seenBy"] = .string(destination ?? "none")
+                return event
+            }
+        }
+        let ingest = SpyEventTransmitter()
+        let second = SpyEventTransmitter()
+        let secondCache = InMemoryEventCache()
+        try await Telemetry.initialize(
+            configuration: config,
+            processors: [],
+            cache: InMemoryEventCache(),
+            transmitter: ingest,
+            logger: RecordingLogger(),
+            storage: InMemoryProcessorStorage(),
+            destinations: [Destination(id: "B", transmitter: second, cache: secondCache)],
+            transformations: [Tag()]
+        )
+        await Telemetry.event("Both")
+        #expect(await secondCache.count() == 1)
+        await Telemetry.flush()
+        #expect(ingest.deliveredEvents.map(\.type) == ["Both"])
+        #expect(second.deliveredEvents.map(\.type) == ["Both"])
+        #expect(ingest.deliveredEvents.first?.payload["seenBy"] == nil)
+        #expect(second.deliveredEvents.first?.payload["seenBy"] == .string("B"))
+        let stats = await Telemetry.stats
+        #expect(stats.destinations[Telemetry.defaultDestinationID]?.delivered == 1)
+        #expect(stats.destinations["B"]?.delivered == 1)
+        await Telemetry.terminate()
+    }
 }
