@@ -47,6 +47,17 @@ struct HTTPEndpointTests {
         #expect(try endpoint(base) == expected)
     }
 
+    @Test(arguments: [
+        ("https://nom.telemetrydeck.com", "https://nom.telemetrydeck.com/v2/namespace/ns/"),
+        ("https://example.com/proxy/", "https://example.com/proxy/v2/namespace/ns/"),
+        ("example.com", "https://example.com/v2/namespace/ns/"),
+    ])
+    func acceptsAURLBase(base: String, expected: String) throws {
+        let url = try #require(URL(string: base))
+        let transmitter = try HTTPEventTransmitter(configuration: .init(apiBaseURL: url, namespace: "ns"))
+        #expect(transmitter.endpoint.absoluteString == expected)
+    }
+
     @Test func percentEncodesTheNamespaceIntoOneSegment() throws {
         #expect(
             try endpoint("https://example.com", namespace: "a b/c?d")

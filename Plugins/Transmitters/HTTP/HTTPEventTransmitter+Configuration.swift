@@ -60,6 +60,29 @@ extension HTTPEventTransmitter {
             self.maximumRetryAfter = maximumRetryAfter
             self.additionalHeaders = additionalHeaders
         }
+
+        /// Creates a configuration from a `URL` base (e.g. `Telemetry.Config.apiBaseURL`).
+        public init(
+            apiBaseURL: URL,
+            namespace: String,
+            timeout: TimeInterval = 30,
+            compression: Compression = .none,
+            allowsInsecureHTTP: Bool = false,
+            customRetryForStatusCodes: [Int: StatusCodeRule] = [:],
+            maximumRetryAfter: TimeInterval = 3600,
+            additionalHeaders: [String: String] = [:]
+        ) {
+            self.init(
+                apiBaseURL: apiBaseURL.absoluteString,
+                namespace: namespace,
+                timeout: timeout,
+                compression: compression,
+                allowsInsecureHTTP: allowsInsecureHTTP,
+                customRetryForStatusCodes: customRetryForStatusCodes,
+                maximumRetryAfter: maximumRetryAfter,
+                additionalHeaders: additionalHeaders
+            )
+        }
     }
 
     /// Request body compression.
