@@ -168,6 +168,81 @@ targets += [
 
 // MARK: - Caches (Plugins/Caches/<Name>)
 
+/// Platforms whose SDK has no `SQLite3` module: SQLite comes from the system library there.
+let sqliteSystemLibraryPlatforms: [Platform] = [.linux, .android, .windows, .openbsd]
+
+targets += [
+    // The system SQLite on Linux (libsqlite3-dev); Apple platforms import their SDK's SQLite3.
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Plugins/Caches/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+    ),
+    .target(
+        name: "TelemetryKitCacheSupport",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Caches/Support"
+    ),
+    .target(
+        name: "TelemetryKitSQLiteCache",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitCacheSupport",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Plugins/Caches/SQLite"
+    ),
+    .target(
+        name: "TelemetryKitJSONLinesCache",
+        dependencies: ["TelemetryKit", "TelemetryKitCacheSupport"],
+        path: "Plugins/Caches/JSONLines"
+    ),
+    // Sends numbered events through a TelemetryClient with a durable cache until killed;
+    // the durability tests run it and SIGKILL it (part of the `Tools` set, no extra dependencies).
+    .executableTarget(
+        name: "telemetrykit-crashtester",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+        ],
+        path: "Modules/TelemetryKitCrashTester"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheSupportTests",
+        dependencies: ["TelemetryKitCacheSupport", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitCacheSupportTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitSQLiteCacheTests",
+        dependencies: [
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitTesting",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Tests/TelemetryKitSQLiteCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitJSONLinesCacheTests",
+        dependencies: ["TelemetryKitJSONLinesCache", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitJSONLinesCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheDurabilityTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+            "telemetrykit-crashtester",
+        ],
+        path: "Tests/TelemetryKitCacheDurabilityTests"
+    ),
+]
+
 // (end of caches)
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)

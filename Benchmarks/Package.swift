@@ -30,6 +30,9 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
     "TelemetryKitTransformations",
+    // Caches
+    "TelemetryKitSQLiteCache",
+    "TelemetryKitJSONLinesCache",
     // Transmitters
     "TelemetryKitHTTP",
 ]
