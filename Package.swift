@@ -272,6 +272,7 @@ targets += [
             "TelemetryKitTesting",
             "TelemetryKitInMemoryStorage",
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
         ],
         path: "Tests/TelemetryKitHTTPTests"
     ),
@@ -389,6 +390,7 @@ targets += [
             .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
         ],
         path: "Modules/TelemetryKitCLI"
     ),

@@ -62,19 +62,22 @@ struct DemoCommand: AsyncParsableCommand {
         let progress = ProgressBar(total: count, label: "Sending")
         let clock = ContinuousClock()
         let started = clock.now
+        // Fire-and-forget like an app, in steps of 50 so the bar shows events that reached the
+        // durable queue (the client commits each step to SQLite in one transaction).
         for index in 0..<count {
-            await client.send(
-                EventInput(
-                    Self.eventName,
-                    parameters: [
-                        "screen": screens[index % screens.count],
-                        "index": index,
-                        "isReturningVisit": index % 3 == 0,
-                    ],
-                    floatValue: Double(index % 100) / 10
-                )
+            client.event(
+                Self.eventName,
+                parameters: [
+                    "screen": screens[index % screens.count],
+                    "index": index,
+                    "isReturningVisit": index % 3 == 0,
+                ],
+                floatValue: Double(index % 100) / 10
             )
-            progress.update(index + 1)
+            if (index + 1) % 50 == 0 || index + 1 == count {
+                await client.waitUntilProcessed()
+                progress.update(index + 1)
+            }
         }
         let queued = clock.now
         var rounds = 0

@@ -1,12 +1,11 @@
 #if Tools
 import Foundation
 import TelemetryKit
+import TelemetryKitSQLiteCache
 
-/// The one place the CLI chooses its durable event cache.
-///
-/// It returns the CLI's journal cache until the SQLite cache is available; swapping the
-/// backend changes this function only.
+/// The one place the CLI chooses its durable event cache: SQLite, `events.sqlite` in
+/// `directory`.
 func makeEventCache(directory: URL, logger: any Logging) throws -> any EventCaching {
-    try JournalEventCache(directory: directory, logger: logger)
+    try SQLiteEventCache(fileURL: directory.appendingPathComponent("events.sqlite"), logger: logger)
 }
 #endif

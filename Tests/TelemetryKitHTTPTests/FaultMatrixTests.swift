@@ -4,6 +4,7 @@ import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitHTTP
 import TelemetryKitInMemoryStorage
+import TelemetryKitSQLiteCache
 import TelemetryKitTesting
 
 #if canImport(FoundationEssentials)
@@ -12,17 +13,20 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// 10,000 events through a client, HTTP and a misbehaving collector: nothing may be lost,
+/// 10,000 events through a client, its SQLite queue, HTTP and a misbehaving collector: nothing may be lost,
 /// duplicates may only come from lost answers, and order must hold.
 @Suite struct FaultMatrixTests {
     static let eventCount = 10_000
 
-    /// The destination's queue. A durable cache replaces this once one is available.
-    private func makeCache() -> any EventCaching {
-        InMemoryEventCache(limit: 20_000)
-    }
-
     @Test func everyEventArrivesDespiteFaults() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The durable queue the default destination uses.
+        let cache = try SQLiteEventCache(
+            fileURL: directory.file("events.sqlite"),
+            limit: 20_000,
+            logger: SilentLogger()
+        )
         try await withCollector { collector in
             collector.setMaximumBatchSize(40)
             collector.setRandomFaults(
@@ -43,7 +47,7 @@ import Foundation
                     Destination(
                         id: "collector",
                         transmitter: transmitter,
-                        cache: makeCache(),
+                        cache: cache,
                         policy: DeliveryPolicy(
                             flushInterval: 3600,
                             backoff: BackoffPolicy(initial: 0.01, maximum: 0.05, jitter: 0)
