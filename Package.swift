@@ -423,6 +423,7 @@ defaultPluginModules += [
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
+    "TelemetryKitHTTP",
 ]
 
 targets += [
