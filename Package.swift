@@ -434,7 +434,10 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
+        dependencies: [
+            "TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
     .testTarget(
