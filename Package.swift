@@ -168,9 +168,120 @@ targets += [
 
 // MARK: - Caches (Plugins/Caches/<Name>)
 
+/// Platforms whose SDK has no `SQLite3` module: SQLite comes from the system library there.
+let sqliteSystemLibraryPlatforms: [Platform] = [.linux, .android, .windows, .openbsd]
+
+targets += [
+    // The system SQLite on Linux (libsqlite3-dev); Apple platforms import their SDK's SQLite3.
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Plugins/Caches/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+    ),
+    .target(
+        name: "TelemetryKitCacheSupport",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Caches/Support"
+    ),
+    .target(
+        name: "TelemetryKitSQLiteCache",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitCacheSupport",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Plugins/Caches/SQLite"
+    ),
+    .target(
+        name: "TelemetryKitJSONLinesCache",
+        dependencies: ["TelemetryKit", "TelemetryKitCacheSupport"],
+        path: "Plugins/Caches/JSONLines"
+    ),
+    // Sends numbered events through a TelemetryClient with a durable cache until killed;
+    // the durability tests run it and SIGKILL it (part of the `Tools` set, no extra dependencies).
+    .executableTarget(
+        name: "telemetrykit-crashtester",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+        ],
+        path: "Modules/TelemetryKitCrashTester"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheSupportTests",
+        dependencies: ["TelemetryKitCacheSupport", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitCacheSupportTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitSQLiteCacheTests",
+        dependencies: [
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitTesting",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Tests/TelemetryKitSQLiteCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitJSONLinesCacheTests",
+        dependencies: ["TelemetryKitJSONLinesCache", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitJSONLinesCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheDurabilityTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+            "telemetrykit-crashtester",
+        ],
+        path: "Tests/TelemetryKitCacheDurabilityTests"
+    ),
+]
+
 // (end of caches)
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
+
+targets += [
+    // The system zlib, for gzip request bodies (zlib1g-dev on Debian; built into Apple platforms).
+    .systemLibrary(
+        name: "CZlib",
+        path: "Plugins/Transmitters/CZlib",
+        pkgConfig: "zlib",
+        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
+    .target(
+        name: "TelemetryKitHTTP",
+        dependencies: ["TelemetryKit", "CZlib"],
+        path: "Plugins/Transmitters/HTTP"
+    ),
+    .target(
+        name: "TelemetryKitConsole",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Transmitters/Console"
+    ),
+    .testTarget(
+        name: "TelemetryKitHTTPTests",
+        dependencies: [
+            "TelemetryKitHTTP",
+            "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitHTTPTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitConsoleTests",
+        dependencies: ["TelemetryKitConsole", "TelemetryKit"],
+        path: "Tests/TelemetryKitConsoleTests"
+    ),
+]
 
 // (end of transmitters)
 
@@ -287,6 +398,57 @@ targets += [
 
 // MARK: - Tools (trait Tools: collector, CLI)
 
+dependencies += [
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitCollector",
+        dependencies: [
+            "TelemetryKit",
+            "CZlib",
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Modules/TelemetryKitCollector"
+    ),
+    // The `telemetrykit` executable. It always builds; without the Tools trait it only says
+    // how to build the real one.
+    .executableTarget(
+        name: "telemetrykit",
+        dependencies: [
+            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitHTTP", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Modules/TelemetryKitCLI"
+    ),
+    .testTarget(
+        name: "TelemetryKitCollectorTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitHTTP",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitCollectorTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitCLITests",
+        dependencies: [
+            "TelemetryKit",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitCLITests"
+    ),
+]
+
 // (end of tools)
 
 // MARK: - Assembly
@@ -296,7 +458,8 @@ defaultPluginModules += [
     "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
-    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
+    "TelemetryKitHTTP",
 ]
 
 targets += [
@@ -307,7 +470,10 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
+        dependencies: [
+            "TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
     .testTarget(

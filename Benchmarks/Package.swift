@@ -30,6 +30,12 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
     "TelemetryKitTransformations",
+    // Caches
+    "TelemetryKitSQLiteCache",
+    "TelemetryKitJSONLinesCache",
+    // Transmitters
+    "TelemetryKitHTTP",
+    // JavaScript transformer
     "TelemetryKitJavaScript",
 ]
 

@@ -71,6 +71,47 @@ extension Telemetry {
         }
     }
 
+    /// The HTTP ingest transmitter for `{apiBaseURL}/v2/namespace/{namespace}/`.
+    static func defaultTransmitter(
+        for configuration: Config,
+        logger: any Logging,
+        clock: any TelemetryClock
+    ) throws -> any EventTransmitting {
+        do {
+            return try HTTPEventTransmitter(
+                configuration: .init(
+                    apiBaseURL: configuration.apiBaseURL,
+                    namespace: configuration.namespace,
+                    allowsInsecureHTTP: configuration.allowInsecureHTTP
+                ),
+                logger: logger,
+                clock: clock
+            )
+        } catch {
+            throw TelemetryConfigurationError.invalidEndpoint("\(error)")
+        }
+    }
+
+    /// The durable queue of the default destination: SQLite in the data directory.
+    static func defaultCache(
+        for configuration: Config,
+        logger: any Logging,
+        clock: any TelemetryClock
+    ) throws -> any EventCaching {
+        do {
+            let directory =
+                try configuration.dataDirectory ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+            return try SQLiteEventCache(
+                fileURL: directory.appendingPathComponent("events-\(defaultDestinationID).sqlite"),
+                maxEventAge: configuration.deliveryPolicy.maxEventAge,
+                logger: logger,
+                clock: clock
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
+    }
+
     static func makeClient(
         configuration: Config,
         processors: [any EventProcessor]?,
@@ -82,17 +123,19 @@ extension Telemetry {
         transformations: [any EventTransformation],
         clock: any TelemetryClock
     ) throws -> TelemetryClient {
-        guard let transmitter else {
-            throw TelemetryConfigurationError.invalidEndpoint("no transmitter given")
-        }
+        let transmitter = try transmitter ?? defaultTransmitter(for: configuration, logger: logger, clock: clock)
         let mainDestination = Destination(
             id: defaultDestinationID,
             transmitter: transmitter,
-            cache: cache ?? InMemoryEventCache(),
+            cache: try cache ?? defaultCache(for: configuration, logger: logger, clock: clock),
             policy: configuration.deliveryPolicy
         )
         return TelemetryClient(
-            configuration: .init(appID: configuration.appID, salt: configuration.salt),
+            configuration: .init(
+                appID: configuration.appID,
+                salt: configuration.salt,
+                shutdownTimeout: configuration.shutdownTimeout
+            ),
             processors: processors ?? defaultProcessors(for: configuration),
             destinations: [mainDestination] + destinations,
             transformations: transformations,
