@@ -18,9 +18,6 @@ typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
 JS_EXPORT void JSContextGroupSetExecutionTimeLimit(
     JSContextGroupRef group, double limit, JSShouldTerminateCallback callback, void *context);
 
-/// Removes the time limit of a group.
-JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
-
 // From WebKitGTK's jsc/JSCOptions.h (gboolean is int), declared here so that the module does
 // not pull in the GLib headers. The time limit is only enforced reliably with polling traps:
 // with the default signal-based traps a second runaway script in the same VM is never

@@ -10,14 +10,6 @@ import CJavaScriptCore
 /// What this platform's JavaScriptCore offers, set up once per process.
 enum JavaScriptEngine {
     #if canImport(JavaScriptCore) || canImport(CJavaScriptCore)
-    /// Whether scripts can run here.
-    static let isAvailable = true
-    #else
-    /// Whether scripts can run here (no JavaScriptCore: watchOS, Windows, Android).
-    static let isAvailable = false
-    #endif
-
-    #if canImport(JavaScriptCore) || canImport(CJavaScriptCore)
     /// The callback that decides, when a script exceeds its time limit, whether to stop it.
     typealias ShouldTerminate = @convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool
 
