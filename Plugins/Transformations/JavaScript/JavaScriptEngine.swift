@@ -13,8 +13,8 @@ enum JavaScriptEngine {
     /// The callback that decides, when a script exceeds its time limit, whether to stop it.
     typealias ShouldTerminate = @convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool
 
-    /// Whether a runaway script is reliably stopped at its time limit; nil until the first
-    /// context is made. Call ``prepare()`` before creating any context group.
+    /// Whether a runaway script is reliably stopped at its time limit; worked out (and the
+    /// options set) when first read, which ``prepare()`` does before any context group exists.
     ///
     /// Linux: WebKitGTK interrupts a runaway script only once per VM with its default
     /// signal-based traps (a second `while(true){}` in the same context never stops), so the
