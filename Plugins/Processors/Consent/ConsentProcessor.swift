@@ -175,6 +175,11 @@ public final class ConsentProcessor: EventProcessor {
         }
     }
 
+    /// Waits until every event released or held back so far is queued in the client again.
+    public func waitUntilReleased() async {
+        await emissions.drain()
+    }
+
     /// Waits until the state so far is written to storage.
     public func waitUntilPersisted() async {
         await writes.drain()
@@ -344,11 +349,13 @@ public final class ConsentProcessor: EventProcessor {
 
     // MARK: Tags
 
-    static func tag(for purposes: Set<ConsentPurpose>) -> String? {
+    /// The payload tag for `purposes`: sorted raw values joined by commas; nil for none.
+    public static func tag(for purposes: Set<ConsentPurpose>) -> String? {
         purposes.isEmpty ? nil : purposes.sorted().map(\.rawValue).joined(separator: ",")
     }
 
-    static func purposes(fromTag tag: String) -> Set<ConsentPurpose> {
+    /// The purposes in a payload tag made by ``tag(for:)``.
+    public static func purposes(fromTag tag: String) -> Set<ConsentPurpose> {
         Set(tag.split(separator: ",").map { ConsentPurpose(rawValue: String($0)) })
     }
 
