@@ -76,7 +76,11 @@ extension TelemetryClient {
     /// Sends `TelemetryDeck.Activation.coreFeatureUsed` with the feature's name.
     public func coreFeatureUsed(featureName: String, parameters: EventParameters = [:], customUserID: String? = nil) {
         event(
-            TelemetryPresets.coreFeatureUsed(featureName: featureName, parameters: parameters, customUserID: customUserID)
+            TelemetryPresets.coreFeatureUsed(
+                featureName: featureName,
+                parameters: parameters,
+                customUserID: customUserID
+            )
         )
     }
 

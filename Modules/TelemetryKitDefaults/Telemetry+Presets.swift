@@ -93,7 +93,11 @@ extension Telemetry {
         customUserID: String? = nil
     ) {
         signal(
-            TelemetryPresets.coreFeatureUsed(featureName: featureName, parameters: parameters, customUserID: customUserID)
+            TelemetryPresets.coreFeatureUsed(
+                featureName: featureName,
+                parameters: parameters,
+                customUserID: customUserID
+            )
         )
     }
 

@@ -34,7 +34,13 @@ extension TelemetryClient {
         parameters: EventParameters = [:],
         customUserID: String? = nil
     ) {
-        event(TelemetryPresets.purchaseCompleted(transaction: transaction, parameters: parameters, customUserID: customUserID))
+        event(
+            TelemetryPresets.purchaseCompleted(
+                transaction: transaction,
+                parameters: parameters,
+                customUserID: customUserID
+            )
+        )
     }
 }
 
@@ -49,7 +55,13 @@ extension Telemetry {
         parameters: EventParameters = [:],
         customUserID: String? = nil
     ) {
-        signal(TelemetryPresets.purchaseCompleted(transaction: transaction, parameters: parameters, customUserID: customUserID))
+        signal(
+            TelemetryPresets.purchaseCompleted(
+                transaction: transaction,
+                parameters: parameters,
+                customUserID: customUserID
+            )
+        )
     }
 }
 #endif

@@ -84,7 +84,9 @@ struct ConsentProcessorTests {
         let harness = await TestHarness.make(processors: [consent])
         let sentAt = harness.clock.now
         for n in 1...3 {
-            harness.client.event(EventInput("Waiting.\(n)", parameters: ["n": n], timestamp: sentAt.addingTimeInterval(Double(n))))
+            harness.client.event(
+                EventInput("Waiting.\(n)", parameters: ["n": n], timestamp: sentAt.addingTimeInterval(Double(n)))
+            )
         }
         await harness.client.flush()
         #expect(harness.spy.deliveredEvents.isEmpty)
@@ -158,7 +160,9 @@ struct ConsentProcessorTests {
         await harness.client.flush()
         #expect(consent.queuedCount == 3)
         #expect(consent.droppedFromQueueCount == 2)
-        #expect(harness.logger.warnings == ["consent: the consent queue is full (3); the oldest waiting events are dropped"])
+        #expect(
+            harness.logger.warnings == ["consent: the consent queue is full (3); the oldest waiting events are dropped"]
+        )
         await consent.grant()
         await settle(harness.client, consent)
         #expect(names(harness.spy) == ["E3", "E4", "E5"])
@@ -263,7 +267,12 @@ struct ConsentProcessorTests {
             configuration: .init(appID: "APP"),
             processors: [consent],
             destinations: [
-                Destination(id: "ingest", transmitter: ingest, policy: policy, transformations: [consent.destinationFilter()]),
+                Destination(
+                    id: "ingest",
+                    transmitter: ingest,
+                    policy: policy,
+                    transformations: [consent.destinationFilter()]
+                ),
                 Destination(
                     id: "ads",
                     transmitter: ads,

@@ -121,7 +121,11 @@ struct DurationTests {
         harness.client.stopAndSendDurationEvent("Abandoned")
         await harness.client.flush()
         #expect(harness.spy.deliveredEvents.isEmpty)
-        #expect(harness.logger.warnings == ["stopAndSendDurationEvent: no duration named 'Abandoned' is running; nothing was sent"])
+        #expect(
+            harness.logger.warnings == [
+                "stopAndSendDurationEvent: no duration named 'Abandoned' is running; nothing was sent"
+            ]
+        )
     }
 
     @Test func startingAgainRestartsTheDuration() async throws {

@@ -122,11 +122,13 @@ struct PresetTests {
                 "TelemetryDeck.Activation.coreFeatureUsed",
             ]
         )
-        #expect(events.map(\.payload) == [
-            ["TelemetryDeck.Acquisition.channel": .string("newsletter")],
-            [:],
-            ["TelemetryDeck.Activation.featureName": .string("Export PDF"), "pages": .int(12)],
-        ])
+        #expect(
+            events.map(\.payload) == [
+                ["TelemetryDeck.Acquisition.channel": .string("newsletter")],
+                [:],
+                ["TelemetryDeck.Activation.featureName": .string("Export PDF"), "pages": .int(12)],
+            ]
+        )
     }
 
     @Test func paywallShown() async throws {
@@ -191,7 +193,9 @@ struct PresetTests {
         #expect(harness.spy.deliveredEvents.isEmpty)
         #expect(await harness.client.stats.processed == 0)
         #expect(
-            harness.logger.warnings == ["userRatingSubmitted: rating \(rating) is outside 0...10; the event was not sent"]
+            harness.logger.warnings == [
+                "userRatingSubmitted: rating \(rating) is outside 0...10; the event was not sent"
+            ]
         )
         #expect(harness.logger.entries.map(\.eventName) == ["TelemetryDeck.UserInfo.userRatingSubmitted"])
     }
