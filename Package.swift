@@ -80,6 +80,19 @@ targets += groupAProcessor("AppInfo")
 
 // MARK: Processors, group B (SessionTracking)
 
+targets += [
+    .target(
+        name: "TelemetryKitSessionTracking",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Processors/SessionTracking"
+    ),
+    .testTarget(
+        name: "TelemetryKitSessionTrackingTests",
+        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitSessionTrackingTests"
+    ),
+]
+
 // (end of group B)
 
 // MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
@@ -172,6 +185,81 @@ targets += [
 
 // MARK: - Caches (Plugins/Caches/<Name>)
 
+/// Platforms whose SDK has no `SQLite3` module: SQLite comes from the system library there.
+let sqliteSystemLibraryPlatforms: [Platform] = [.linux, .android, .windows, .openbsd]
+
+targets += [
+    // The system SQLite on Linux (libsqlite3-dev); Apple platforms import their SDK's SQLite3.
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Plugins/Caches/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+    ),
+    .target(
+        name: "TelemetryKitCacheSupport",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Caches/Support"
+    ),
+    .target(
+        name: "TelemetryKitSQLiteCache",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitCacheSupport",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Plugins/Caches/SQLite"
+    ),
+    .target(
+        name: "TelemetryKitJSONLinesCache",
+        dependencies: ["TelemetryKit", "TelemetryKitCacheSupport"],
+        path: "Plugins/Caches/JSONLines"
+    ),
+    // Sends numbered events through a TelemetryClient with a durable cache until killed;
+    // the durability tests run it and SIGKILL it (part of the `Tools` set, no extra dependencies).
+    .executableTarget(
+        name: "telemetrykit-crashtester",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+        ],
+        path: "Modules/TelemetryKitCrashTester"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheSupportTests",
+        dependencies: ["TelemetryKitCacheSupport", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitCacheSupportTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitSQLiteCacheTests",
+        dependencies: [
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitTesting",
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+        ],
+        path: "Tests/TelemetryKitSQLiteCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitJSONLinesCacheTests",
+        dependencies: ["TelemetryKitJSONLinesCache", "TelemetryKitTesting"],
+        path: "Tests/TelemetryKitJSONLinesCacheTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitCacheDurabilityTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitSQLiteCache",
+            "TelemetryKitJSONLinesCache",
+            "TelemetryKitInMemoryStorage",
+            "telemetrykit-crashtester",
+        ],
+        path: "Tests/TelemetryKitCacheDurabilityTests"
+    ),
+]
+
 // (end of caches)
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
@@ -179,6 +267,21 @@ targets += [
 // (end of transmitters)
 
 // MARK: - Transformations (Plugins/Transformations)
+
+targets += [
+    .target(
+        name: "TelemetryKitTransformations",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Transformations/Sources"
+    ),
+    .testTarget(
+        name: "TelemetryKitTransformationsTests",
+        dependencies: [
+            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+        ],
+        path: "Tests/TelemetryKitTransformationsTests"
+    ),
+]
 
 // (end of transformations)
 
@@ -244,6 +347,14 @@ targets += [
 
 // MARK: - Assembly
 
+defaultPluginModules += [
+    "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix",
+    "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
+    "TelemetryKitDevice",
+    "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
+]
+
 targets += [
     .target(
         name: "TelemetryKitDefaults",
@@ -254,6 +365,11 @@ targets += [
         name: "TelemetryKitDefaultsTests",
         dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
         path: "Tests/TelemetryKitDefaultsTests"
+    ),
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        path: "Tests/IntegrationTests"
     ),
     // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
     .executableTarget(

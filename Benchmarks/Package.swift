@@ -28,6 +28,11 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitCalendar",
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
+    "TelemetryKitSessionTracking",
+    "TelemetryKitTransformations",
+    // Caches
+    "TelemetryKitSQLiteCache",
+    "TelemetryKitJSONLinesCache",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -88,6 +88,18 @@ public struct EventContext: Sendable {
         return total
     }
 
+    /// The added dictionaries in order, when every fragment is a whole dictionary (the
+    /// common shape: processors add precomputed dictionaries); nil otherwise.
+    var dictionaryFragments: [[String: PayloadValue]]? {
+        var result = [[String: PayloadValue]]()
+        result.reserveCapacity(fragments.count)
+        for fragment in fragments {
+            guard case .values(let values) = fragment else { return nil }
+            result.append(values)
+        }
+        return result
+    }
+
     /// Writes the metadata into `payload` in the order it was added.
     func apply(to payload: inout [String: PayloadValue]) {
         for fragment in fragments {

@@ -20,6 +20,8 @@ public struct EventFinalizer: Sendable {
     public let salt: String
     public let logger: any Logging
     private let hashCache: HashCache
+    private let metadataCache = MetadataCache()
+    private let sessionStrings = SessionStringCache()
 
     public init(appID: String, salt: String = "", logger: any Logging = StandardErrorLogger()) {
         self.appID = appID
@@ -30,26 +32,36 @@ public struct EventFinalizer: Sendable {
 
     /// Finalizes one event.
     public func finalize(_ input: EventInput, context: EventContext) -> Event {
-        var payload = [String: PayloadValue](minimumCapacity: context.estimatedCount + input.parameters.count)
-        context.apply(to: &payload)
-        for (key, value) in input.parameters.values {
-            payload[key] = value
+        var (payload, metadataHasNonFinite) = metadataCache.metadata(of: context)
+        if payload.isEmpty {
+            payload = input.parameters.values
+        } else {
+            for (key, value) in input.parameters.values {
+                payload[key] = value
+            }
         }
         var floatValue = input.floatValue
         if let value = floatValue, !value.isFinite {
             logger.log(.warning, "floatValue \(value) is not a finite number and was dropped", eventName: input.name)
             floatValue = nil
         }
-        for (key, value) in payload where value.isNonFiniteNumber {
-            logger.log(.warning, "parameter '\(key)' is not a finite number; sent as a string", eventName: input.name)
-            payload[key] = .string(value.stringValue)
+        // Context metadata is checked when it is merged (and cached); here only what may be new.
+        if metadataHasNonFinite || input.parameters.values.contains(where: { $0.value.isNonFiniteNumber }) {
+            for (key, value) in payload where value.isNonFiniteNumber {
+                logger.log(
+                    .warning,
+                    "parameter '\(key)' is not a finite number; sent as a string",
+                    eventName: input.name
+                )
+                payload[key] = .string(value.stringValue)
+            }
         }
         return Event(
             id: EventID.make(),
             appID: appID,
             type: input.name,
             clientUser: clientUser(for: context.userIdentifier),
-            sessionID: context.sessionID?.uuidString,
+            sessionID: context.sessionID.map(sessionStrings.string(for:)),
             receivedAt: ISO8601.truncatedToMilliseconds(input.timestamp),
             payload: payload,
             floatValue: floatValue,
@@ -97,5 +109,67 @@ private final class HashCache: Sendable {
             state.lastDigest = digest
         }
         return digest
+    }
+}
+
+/// Remembers the string form of the current session id (one session serves many events).
+private final class SessionStringCache: Sendable {
+    private let last = Locked<(UUID, String)?>(nil)
+
+    func string(for id: UUID) -> String {
+        if let (cachedID, string) = last.current, cachedID == id { return string }
+        let string = id.uuidString
+        last.set((id, string))
+        return string
+    }
+}
+
+/// Merges context metadata, reusing the previous result when an event carries the same
+/// precomputed dictionaries as the one before (the common case: device, app, locale and
+/// session facts change rarely). Identity is the dictionaries' storage; the cache keeps the
+/// source dictionaries alive, so an address cannot be reused for other contents while cached.
+private final class MetadataCache: Sendable {
+    private struct Entry {
+        var identities: [UInt] = []
+        var sources: [[String: PayloadValue]] = []
+        var merged: [String: PayloadValue] = [:]
+        var hasNonFinite = false
+    }
+
+    private let entry = Locked(Entry())
+
+    /// Dictionaries are one reference wide on every supported platform; if not, no caching.
+    private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
+
+    /// The merged metadata and whether it contains non-finite numbers.
+    func metadata(of context: EventContext) -> ([String: PayloadValue], Bool) {
+        guard Self.canIdentify, let dictionaries = context.dictionaryFragments else {
+            var payload = [String: PayloadValue](minimumCapacity: context.estimatedCount)
+            context.apply(to: &payload)
+            return (payload, payload.values.contains { $0.isNonFiniteNumber })
+        }
+        if dictionaries.isEmpty {
+            return ([:], false)
+        }
+        var identities = [UInt]()
+        identities.reserveCapacity(dictionaries.count)
+        for dictionary in dictionaries {
+            identities.append(Self.identity(of: dictionary))
+        }
+        if let hit = entry.withLock({ $0.identities == identities ? ($0.merged, $0.hasNonFinite) : nil }) {
+            return hit
+        }
+        var merged = [String: PayloadValue](minimumCapacity: context.estimatedCount)
+        context.apply(to: &merged)
+        let hasNonFinite = merged.values.contains { $0.isNonFiniteNumber }
+        entry.withLock { entry in
+            entry = Entry(identities: identities, sources: dictionaries, merged: merged, hasNonFinite: hasNonFinite)
+        }
+        return (merged, hasNonFinite)
+    }
+
+    /// The address of a dictionary's storage (a dictionary is a single reference).
+    private static func identity(of dictionary: [String: PayloadValue]) -> UInt {
+        withUnsafeBytes(of: dictionary) { $0.load(as: UInt.self) }
     }
 }

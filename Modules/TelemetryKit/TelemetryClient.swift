@@ -185,18 +185,20 @@ public final class TelemetryClient: Sendable {
         }
         await features.stop()
         await storage.flush()
-        let deadline = clock.now.addingTimeInterval(configuration.shutdownTimeout)
+        // The deadline is wall time even with an injected clock: shutdown must end.
+        let wallClock = SystemClock()
+        let deadline = wallClock.now.addingTimeInterval(configuration.shutdownTimeout)
         await withTaskGroup(of: Void.self) { group in
             for dispatcher in dispatchers {
-                group.addTask { [clock] in
-                    while clock.now < deadline {
+                group.addTask {
+                    while wallClock.now < deadline {
                         switch await dispatcher.deliver(force: true) {
                         case .empty, .failed: return
                         case .retry:
                             let wait = await dispatcher.backoffState().delay ?? 1
-                            let remaining = deadline.timeIntervalSince(clock.now)
+                            let remaining = deadline.timeIntervalSince(wallClock.now)
                             guard remaining > 0 else { return }
-                            do { try await clock.sleep(for: min(wait, remaining)) } catch { return }
+                            do { try await wallClock.sleep(for: min(wait, remaining)) } catch { return }
                         }
                     }
                 }

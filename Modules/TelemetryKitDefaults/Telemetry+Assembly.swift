@@ -23,7 +23,21 @@ extension Telemetry {
         sendSessionStartedEvent: Bool = true,
         defaultParameters: EventParameters = [:]
     ) -> [any EventProcessor] {
-        []
+        [
+            PreviewFilterProcessor(),
+            DefaultParametersProcessor(defaultParameters: defaultParameters),
+            DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
+            ValidationProcessor(),
+            TestModeProcessor(testMode: testMode),
+            UserIdentifierProcessor(defaultUser: defaultUser),
+            SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
+            DeviceProcessor(),
+            AppInfoProcessor(),
+            LocaleProcessor(),
+            CalendarProcessor(),
+            AccessibilityProcessor(),
+            TrialConversionProcessor(),
+        ]
     }
 
     /// The built-in processors configured from `configuration` (what `initialize` uses when
@@ -36,7 +50,45 @@ extension Telemetry {
             parameterPrefix: configuration.parameterPrefix,
             sendSessionStartedEvent: configuration.sendSessionStartedEvent,
             defaultParameters: configuration.defaultParameters
-        )
+        ).map { processor in
+            // App version and build come from the configuration where no bundle exists.
+            processor is AppInfoProcessor
+                ? AppInfoProcessor(appVersion: configuration.appVersion, buildNumber: configuration.buildNumber)
+                : processor
+        }
+    }
+
+    /// The persistent processor storage in the data directory.
+    static func defaultStorage(for configuration: Config, logger: any Logging) throws -> any ProcessorStorage {
+        do {
+            return try PlistProcessorStorage(
+                appID: configuration.appID,
+                directory: configuration.dataDirectory,
+                logger: logger
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
+    }
+
+    /// The durable queue of the default destination: SQLite in the data directory.
+    static func defaultCache(
+        for configuration: Config,
+        logger: any Logging,
+        clock: any TelemetryClock
+    ) throws -> any EventCaching {
+        do {
+            let directory =
+                try configuration.dataDirectory ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+            return try SQLiteEventCache(
+                fileURL: directory.appendingPathComponent("events-\(defaultDestinationID).sqlite"),
+                maxEventAge: configuration.deliveryPolicy.maxEventAge,
+                logger: logger,
+                clock: clock
+            )
+        } catch {
+            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+        }
     }
 
     static func makeClient(
@@ -56,15 +108,19 @@ extension Telemetry {
         let mainDestination = Destination(
             id: defaultDestinationID,
             transmitter: transmitter,
-            cache: cache ?? InMemoryEventCache(),
+            cache: try cache ?? defaultCache(for: configuration, logger: logger, clock: clock),
             policy: configuration.deliveryPolicy
         )
         return TelemetryClient(
-            configuration: .init(appID: configuration.appID, salt: configuration.salt),
+            configuration: .init(
+                appID: configuration.appID,
+                salt: configuration.salt,
+                shutdownTimeout: configuration.shutdownTimeout
+            ),
             processors: processors ?? defaultProcessors(for: configuration),
             destinations: [mainDestination] + destinations,
             transformations: transformations,
-            storage: storage ?? InMemoryProcessorStorage(),
+            storage: try storage ?? defaultStorage(for: configuration, logger: logger),
             logger: logger,
             clock: clock
         )

@@ -43,6 +43,8 @@ extension Telemetry {
         public var dataDirectory: URL?
         /// Allows a plain `http://` base URL for a non-loopback host.
         public var allowInsecureHTTP: Bool
+        /// The longest `terminate()` spends delivering what is queued (seconds, default 5).
+        public var shutdownTimeout: TimeInterval = 5
 
         /// The default ingest service.
         public static let defaultAPIBaseURL = URL(string: "https://nom.telemetrydeck.com")!

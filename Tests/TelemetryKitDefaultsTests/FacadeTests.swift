@@ -6,7 +6,11 @@ import Testing
 /// Every test that touches the global `Telemetry` facade lives in this serialized suite.
 @Suite(.serialized)
 struct FacadeTests {
-    let config = Telemetry.Config(appID: "YOUR-APP-ID", namespace: "YOUR-NAMESPACE")
+    let config = Telemetry.Config(
+        appID: "YOUR-APP-ID",
+        namespace: "YOUR-NAMESPACE",
+        dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-facade-\(UUID())")
+    )
 
     private func initialize(
         processors: [any EventProcessor],
@@ -48,7 +52,7 @@ struct FacadeTests {
         try await initialize(processors: Telemetry.defaultProcessors() + [ABTestProcessor(variant: "B")], spy: spy)
         await Telemetry.event("Screen.shown", parameters: ["screen": "home"])
         await Telemetry.flush()
-        let event = try #require(spy.deliveredEvents.first)
+        let event = try #require(spy.deliveredEvents.first { $0.type == "Screen.shown" })
         #expect(event.payload["ABTest.variant"] == .string("B"))
         #expect(event.payload["screen"] == .string("home"))
         await Telemetry.terminate()
@@ -64,7 +68,7 @@ struct FacadeTests {
         await Telemetry.event("x")
         await Telemetry.flush()
         // The later processor wins on the same key.
-        #expect(spy.deliveredEvents.first?.payload["ABTest.variant"] == .string("C"))
+        #expect(spy.deliveredEvents.first { $0.type == "x" }?.payload["ABTest.variant"] == .string("C"))
         await Telemetry.terminate()
     }
 
@@ -138,7 +142,7 @@ struct FacadeTests {
         try await initialize(processors: processors, spy: spy)
         await Telemetry.event("Internal.kept")
         await Telemetry.flush()
-        #expect(spy.deliveredEvents.map(\.type) == ["Internal.kept"])
+        #expect(spy.deliveredEvents.filter { !$0.type.hasPrefix("TelemetryDeck.") }.map(\.type) == ["Internal.kept"])
         await Telemetry.terminate()
     }
 
@@ -256,6 +260,75 @@ struct FacadeTests {
             #expect(error.description.contains("Telemetry.Config.\(field) is blank"))
         }
         #expect(Telemetry.client == nil)
+    }
+
+    @Test func multipleDestinationsThroughTheFacade() async throws {
+        await Telemetry.terminate()
+        struct Tag: EventTransformation {
+            let id = "tag"
+            let scope = TransformationScope.destinations(["B"])
+            func transform(_ event: Event, destination: String?) async -> Event? {
+                var event = event
+                event.payload["seenBy"] = .string(destination ?? "none")
+                return event
+            }
+        }
+        let ingest = SpyEventTransmitter()
+        let second = SpyEventTransmitter()
+        let secondCache = InMemoryEventCache()
+        try await Telemetry.initialize(
+            configuration: config,
+            processors: [],
+            cache: InMemoryEventCache(),
+            transmitter: ingest,
+            logger: RecordingLogger(),
+            storage: InMemoryProcessorStorage(),
+            destinations: [Destination(id: "B", transmitter: second, cache: secondCache)],
+            transformations: [Tag()]
+        )
+        await Telemetry.event("Both")
+        #expect(await secondCache.count() == 1)
+        await Telemetry.flush()
+        #expect(ingest.deliveredEvents.map(\.type) == ["Both"])
+        #expect(second.deliveredEvents.map(\.type) == ["Both"])
+        #expect(ingest.deliveredEvents.first?.payload["seenBy"] == nil)
+        #expect(second.deliveredEvents.first?.payload["seenBy"] == .string("B"))
+        let stats = await Telemetry.stats
+        #expect(stats.destinations[Telemetry.defaultDestinationID]?.delivered == 1)
+        #expect(stats.destinations["B"]?.delivered == 1)
+        await Telemetry.terminate()
+    }
+
+    @Test func defaultDurableCacheAndStorageSurviveARestart() async throws {
+        await Telemetry.terminate()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-restart-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = Telemetry.Config(appID: "RESTART-APP", namespace: "ns", dataDirectory: directory)
+        config.deliveryPolicy = DeliveryPolicy(flushInterval: 3600)
+        config.shutdownTimeout = 0.05
+        let offline = SpyEventTransmitter()
+        offline.respond { _ in .retry(after: nil) }
+        try await Telemetry.initialize(configuration: config, transmitter: offline, logger: RecordingLogger())
+        for n in 0..<3 {
+            await Telemetry.event("Queued", parameters: ["n": n])
+        }
+        await Telemetry.terminate()
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("events-ingest.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("TelemetryKit.plist").path))
+        #expect(offline.deliveredEvents.isEmpty)
+
+        let online = SpyEventTransmitter()
+        try await Telemetry.initialize(configuration: config, transmitter: online, logger: RecordingLogger())
+        await Telemetry.flush()
+        let users = Set(online.deliveredEvents.map(\.clientUser))
+        #expect(users.count == 1, "the persisted per-install user id is the same after the restart")
+        #expect(
+            online.deliveredEvents.filter { $0.type == "Queued" }.compactMap { event -> Int64? in
+                if case .int(let n) = event.payload["n"] { return n }
+                return nil
+            } == [0, 1, 2]
+        )
+        await Telemetry.terminate()
     }
 
     @Test func presetsDurationsAndOptOutThroughTheFacade() async throws {

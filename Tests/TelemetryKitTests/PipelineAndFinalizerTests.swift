@@ -68,6 +68,53 @@ struct PipelineTests {
 }
 
 struct FinalizerTests {
+    /// Adds a precomputed dictionary that a test can replace between events.
+    struct SwitchableFacts: EventProcessor {
+        let facts: Locked<[String: PayloadValue]>
+
+        func process(
+            _ input: EventInput,
+            context: EventContext,
+            next: @Sendable (EventInput, EventContext) async throws -> Event
+        ) async throws -> Event {
+            var context = context
+            context.addParameters(facts.current)
+            return try await next(input, context)
+        }
+    }
+
+    @Test func reusedMetadataFollowsChangedDictionaries() async throws {
+        let device = Locked<[String: PayloadValue]>(["os": "Linux", "version": 12])
+        let session = Locked<[String: PayloadValue]>(["count": 1])
+        let pipeline = ProcessorPipeline(
+            processors: [SwitchableFacts(facts: device), SwitchableFacts(facts: session)],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let first = try await pipeline.process(EventInput("a", parameters: ["own": 1]))
+        let second = try await pipeline.process(EventInput("b"))
+        session.set(["count": 2])
+        let third = try await pipeline.process(EventInput("c", parameters: ["count": 99]))
+        let fourth = try await pipeline.process(EventInput("d"))
+        #expect(first.payload == ["os": "Linux", "version": 12, "count": 1, "own": 1])
+        #expect(second.payload == ["os": "Linux", "version": 12, "count": 1])
+        #expect(third.payload == ["os": "Linux", "version": 12, "count": 99])
+        #expect(fourth.payload == ["os": "Linux", "version": 12, "count": 2])
+    }
+
+    @Test func nonFiniteMetadataIsSanitizedOnEveryEvent() async throws {
+        let facts = Locked<[String: PayloadValue]>(["ratio": .double(.nan)])
+        let logger = RecordingLoggerForCore()
+        let pipeline = ProcessorPipeline(
+            processors: [SwitchableFacts(facts: facts)],
+            finalizer: EventFinalizer(appID: "APP", logger: logger)
+        )
+        let first = try await pipeline.process(EventInput("a"))
+        let second = try await pipeline.process(EventInput("b"))
+        #expect(first.payload["ratio"] == .string("NaN"))
+        #expect(second.payload["ratio"] == .string("NaN"))
+        #expect(logger.count == 2)
+    }
+
     @Test func inputParameterBeatsContextMetadata() {
         var context = EventContext()
         context.addParameter("screen", value: "from-context")

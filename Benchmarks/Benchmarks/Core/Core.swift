@@ -64,6 +64,19 @@ let benchmarks: @Sendable () -> Void = {
         await client.shutdown()
     }
 
+    Benchmark("TelemetryClient, 0 processors, event → in-memory cache (per event, pipelined)") { benchmark in
+        let client = makeClient()
+        await client.start()
+        let input = EventInput("Screen.shown", parameters: ["screen": "home"])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            client.event(input)
+        }
+        await client.waitUntilProcessed()
+        benchmark.stopMeasurement()
+        await client.shutdown()
+    }
+
     Benchmark("TelemetryClient.event, caller side (fire-and-forget)") { benchmark in
         let client = makeClient()
         await client.start()

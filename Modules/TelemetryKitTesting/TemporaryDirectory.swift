@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 #if canImport(Darwin)
@@ -12,27 +12,31 @@ import Glibc
 import Musl
 #endif
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
+/// A fresh directory under the system temporary directory, for tests of file-backed
+/// storages and caches. Call `remove()` when done.
+public struct TemporaryDirectory: Sendable {
+    public let url: URL
 
-    init() throws {
+    /// Creates the directory.
+    public init() throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("telemetrykit-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    func file(_ name: String) -> URL {
+    /// The URL of `name` inside the directory.
+    public func file(_ name: String) -> URL {
         url.appendingPathComponent(name, isDirectory: false)
     }
 
-    func remove() {
+    /// Deletes the directory and everything in it.
+    public func remove() {
         try? FileManager.default.removeItem(at: url)
     }
 }
 
 /// The permission bits of a file (`stat`), or nil when it does not exist.
-func permissionBits(of url: URL) -> Int? {
+public func permissionBits(of url: URL) -> Int? {
     var info = stat()
     guard stat(url.path, &info) == 0 else { return nil }
     return Int(info.st_mode) & 0o777

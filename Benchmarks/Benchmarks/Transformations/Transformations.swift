@@ -1,0 +1,123 @@
+import Benchmark
+import Foundation
+import TelemetryKit
+import TelemetryKitInMemoryStorage
+import TelemetryKitTransformations
+
+/// Ten conditional transformations: five hold for `purchase` below, one for `screen`.
+func tenConditionalTransformations() -> TransformationConfiguration {
+    var config = TransformationConfiguration()
+    let conditions: [Rule<Condition>] = [
+        .just(.equals(ignoreCase: true, variable: "event_name", target: "purchase")),
+        .just(.equals(variable: "event_name", target: "Screen.shown")),
+        .just(.isGreaterThan(variable: "total", number: 10)),
+        .just(.isLessThan(orEqual: true, variable: "items", number: 1)),
+        .just(.contains(ignoreCase: true, variable: "coupon", string: "spring")),
+        .just(.startsWith(variable: "screen", prefix: "settings.")),
+        .and([.just(.isDefined(variable: "coupon")), .just(.isNotEmpty(variable: "currency"))]),
+        .or([.just(.isNotDefined(variable: "currency")), .just(.equals(variable: "currency", target: "XXX"))]),
+        .not(.just(.endsWith(variable: "email", suffix: "@example.com"))),
+        .just(.doesNotEqual(variable: "plan", target: "free")),
+    ]
+    for (index, rule) in conditions.enumerated() {
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "t\(index)")
+                .setConstant(index, to: .key("applied_\(index)"))
+                .setScope(.afterProcessors)
+                .setOrder(index * 10)
+                .setConditions(rule)
+        )
+    }
+    return config
+}
+
+/// A transformation that returns the event unchanged: the floor of the protocol's cost.
+struct PassThrough: EventTransformation {
+    let id: String
+    var scope: TransformationScope { .afterProcessors }
+    func transform(_ event: Event, destination: String?) async -> Event? { event }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+
+    let purchase = Event(
+        appID: "BENCH-APP",
+        type: "Purchase",
+        clientUser: String(repeating: "a", count: 64),
+        sessionID: UUID().uuidString,
+        receivedAt: Date(),
+        payload: [
+            "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
+            "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
+        ]
+    )
+    let storage = InMemoryProcessorStorage()
+    let screen = Event(
+        appID: "BENCH-APP",
+        type: "Screen.shown",
+        clientUser: String(repeating: "a", count: 64),
+        sessionID: UUID().uuidString,
+        receivedAt: Date(),
+        payload: [
+            "total": 5, "items": 3, "currency": "EUR", "screen": "checkout", "email": "ada@example.com",
+            "plan": "free", "TelemetryDeck.Device.platform": "Linux",
+        ]
+    )
+
+    for (label, event) in [("5 of 10 apply", purchase), ("1 of 10 applies", screen)] {
+        Benchmark("Transformations, 10 conditional after processors, \(label)") { benchmark in
+            let transformations = tenConditionalTransformations()
+                .transformations(storage: storage, logger: SilentLogger())
+                .ordered(for: nil)
+            for _ in benchmark.scaledIterations {
+                var current = event
+                for transformation in transformations {
+                    guard let next = await transformation.transform(current, destination: nil) else { break }
+                    current = next
+                }
+                blackHole(current)
+            }
+        }
+    }
+
+    Benchmark("Transformations, 10 pass-through (protocol floor)") { benchmark in
+        let transformations: [any EventTransformation] = (0..<10).map { PassThrough(id: "p\($0)") }
+        for _ in benchmark.scaledIterations {
+            var current = purchase
+            for transformation in transformations {
+                guard let next = await transformation.transform(current, destination: nil) else { break }
+                current = next
+            }
+            blackHole(current)
+        }
+    }
+
+    Benchmark("Transformations, 10 conditions evaluated") { benchmark in
+        let rules = tenConditionalTransformations().settings.compactMap(\.conditions)
+        for _ in benchmark.scaledIterations {
+            var met = 0
+            for rule in rules where (try? rule.isMet(by: purchase)) == true { met += 1 }
+            blackHole(met)
+        }
+    }
+
+    Benchmark("Transformations, lowercase all values") { benchmark in
+        var config = TransformationConfiguration()
+        config.setTransformation(LowercaseSettingsBuilder(id: "normalize").lowercaseAllVariables())
+        let transformations = config.transformations(storage: storage, logger: SilentLogger()).ordered(for: nil)
+        for _ in benchmark.scaledIterations {
+            var current = purchase
+            for transformation in transformations {
+                guard let next = await transformation.transform(current, destination: nil) else { break }
+                current = next
+            }
+            blackHole(current)
+        }
+    }
+}

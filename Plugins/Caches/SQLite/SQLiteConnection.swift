@@ -1,0 +1,379 @@
+import TelemetryKit
+import TelemetryKitCacheSupport
+
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One event, encoded for the table (outside the connection lock).
+struct SQLiteRow: Sendable {
+    var id: UUID
+    var receivedAtMilliseconds: Int64
+    var json: [UInt8]
+
+    init(_ event: Event) {
+        id = event.id
+        receivedAtMilliseconds = SQLiteRow.milliseconds(event.receivedAt)
+        json = EventJSONCodec.encode(event)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard value.isFinite else { return 0 }
+        return Int64(max(min(value, 9e15), -9e15))
+    }
+}
+
+/// A failed SQLite call: the result code and SQLite's message.
+struct SQLiteFailure: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+
+    /// The file is not a database, or its content is damaged or of another schema: recreate it.
+    var meansUnusableFile: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR
+    }
+
+    var description: String { "\(message) (SQLite result code \(code))" }
+}
+
+/// SQLite copies bound bytes (SQLITE_TRANSIENT, a macro Swift does not import).
+private let transientDestructor = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// The cache's single SQLite connection and its prepared statements.
+///
+/// Not thread-safe: `SQLiteEventCache` only touches it inside its lock.
+final class SQLiteConnection {
+    private let db: OpaquePointer
+    private var statements: [OpaquePointer] = []
+    private var begin: OpaquePointer?
+    private var commit: OpaquePointer?
+    private var rollback: OpaquePointer?
+    private var insert: OpaquePointer?
+    private var deleteByID: OpaquePointer?
+    private var deleteBySequence: OpaquePointer?
+    private var selectOldest: OpaquePointer?
+    private var evictOldest: OpaquePointer?
+    private var pruneOlder: OpaquePointer?
+    private var deleteAll: OpaquePointer?
+    private var deleteThroughSequence: OpaquePointer?
+    private var synchronousNormal: OpaquePointer?
+    private var synchronousFull: OpaquePointer?
+    private let fullSync: Bool
+    /// The ids and sequence numbers of the last `oldest` read, oldest first: removing a prefix
+    /// of them (the dispatcher's case) is one range delete instead of one lookup per id.
+    private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
+    /// The number of rows, kept in step with every write (this connection is the only writer).
+    private(set) var count = 0
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id BLOB NOT NULL,
+            received_at INTEGER NOT NULL,
+            json TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS events_id ON events(id);
+        PRAGMA user_version = 1;
+        """
+
+    /// Opens (or creates) the database in WAL mode and prepares the statements.
+    init(path: String, fullSync: Bool) throws(SQLiteFailure) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw SQLiteFailure(code: result, message: message)
+        }
+        db = handle
+        self.fullSync = fullSync
+        do throws(SQLiteFailure) {
+            sqlite3_busy_timeout(db, 5000)
+            let mode = try queryText("PRAGMA journal_mode = WAL")
+            guard mode?.lowercased() == "wal" else {
+                throw SQLiteFailure(
+                    code: SQLITE_CANTOPEN,
+                    message: "WAL journal mode unavailable (got \(mode ?? "nothing"))"
+                )
+            }
+            try execute(fullSync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+            try execute(Self.schema)
+            begin = try prepare("BEGIN IMMEDIATE")
+            commit = try prepare("COMMIT")
+            rollback = try prepare("ROLLBACK")
+            insert = try prepare("INSERT INTO events (id, received_at, json) VALUES (?1, ?2, ?3)")
+            deleteByID = try prepare("DELETE FROM events WHERE id = ?1")
+            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1")
+            selectOldest = try prepare("SELECT seq, json FROM events ORDER BY seq LIMIT ?1")
+            evictOldest = try prepare(
+                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1)"
+            )
+            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1")
+            deleteAll = try prepare("DELETE FROM events")
+            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
+            synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
+            synchronousFull = try prepare("PRAGMA synchronous = FULL")
+            // Reading every row's length walks the whole table: damaged pages show up now.
+            count = Int(try queryInt("SELECT COUNT(*), SUM(LENGTH(json)) FROM events"))
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private var isClosed = false
+
+    private func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for statement in statements { sqlite3_finalize(statement) }
+        statements = []
+        sqlite3_close_v2(db)
+    }
+
+    // MARK: Operations
+
+    /// Inserts rows in one transaction and evicts the oldest beyond `limit`; returns the
+    /// number evicted.
+    func insert(_ rows: [SQLiteRow], limit: Int) throws(SQLiteFailure) -> Int {
+        guard let insert else { throw closedFailure }
+        let evicted = try transaction { () throws(SQLiteFailure) -> Int in
+            for row in rows {
+                try bind(row.id, to: insert, at: 1)
+                sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
+                let bound = row.json.withUnsafeBytes { raw in
+                    sqlite3_bind_text(
+                        insert,
+                        3,
+                        raw.baseAddress?.assumingMemoryBound(to: CChar.self),
+                        Int32(raw.count),
+                        transientDestructor
+                    )
+                }
+                try check(bound)
+                try run(insert)
+            }
+            let overflow = count + rows.count - limit
+            return overflow > 0 ? try evict(overflow) : 0
+        }
+        count += rows.count - evicted
+        return evicted
+    }
+
+    /// Evicts the oldest rows beyond `limit` (after a lower limit at open); returns how many.
+    func enforce(limit: Int) throws(SQLiteFailure) -> Int {
+        let overflow = count - limit
+        guard overflow > 0 else { return 0 }
+        let evicted = try transaction { () throws(SQLiteFailure) -> Int in try evict(overflow) }
+        count -= evicted
+        return evicted
+    }
+
+    private func evict(_ number: Int) throws(SQLiteFailure) -> Int {
+        guard let evictOldest else { throw closedFailure }
+        sqlite3_bind_int64(evictOldest, 1, Int64(number))
+        try run(evictOldest)
+        return Int(sqlite3_changes(db))
+    }
+
+    /// Deletes rows received before `cutoffMilliseconds`; returns how many.
+    func prune(receivedBefore cutoffMilliseconds: Int64) throws(SQLiteFailure) -> Int {
+        guard let pruneOlder else { throw closedFailure }
+        sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
+        try run(pruneOlder)
+        let pruned = Int(sqlite3_changes(db))
+        count -= pruned
+        return pruned
+    }
+
+    /// The oldest `limit` events. Rows that do not decode are deleted and reported.
+    func oldest(_ limit: Int) throws(SQLiteFailure) -> (events: [Event], unreadable: [String]) {
+        guard let selectOldest, let deleteBySequence else { throw closedFailure }
+        var events: [Event] = []
+        events.reserveCapacity(min(limit, count))
+        var unreadableSequences: [Int64] = []
+        var unreadable: [String] = []
+        var readIDs: [UUID] = []
+        var readSequences: [Int64] = []
+        sqlite3_bind_int64(selectOldest, 1, Int64(limit))
+        defer { sqlite3_reset(selectOldest) }
+        while true {
+            let result = sqlite3_step(selectOldest)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            let sequence = sqlite3_column_int64(selectOldest, 0)
+            let length = Int(sqlite3_column_bytes(selectOldest, 1))
+            let text = UnsafeRawBufferPointer(start: sqlite3_column_text(selectOldest, 1), count: length)
+            do {
+                let event = try EventJSONCodec.decode(text)
+                events.append(event)
+                readIDs.append(event.id)
+                readSequences.append(sequence)
+            } catch {
+                unreadableSequences.append(sequence)
+                unreadable.append("row \(sequence): \(error)")
+            }
+        }
+        sqlite3_reset(selectOldest)
+        if !unreadableSequences.isEmpty {
+            try transaction { () throws(SQLiteFailure) in
+                for sequence in unreadableSequences {
+                    sqlite3_bind_int64(deleteBySequence, 1, sequence)
+                    try run(deleteBySequence)
+                }
+            }
+            count -= unreadableSequences.count
+        }
+        // A prefix of the rows read is "every row up to a sequence number" only if no
+        // unreadable row sits between them.
+        lastRead = unreadableSequences.isEmpty ? (readIDs, readSequences) : ([], [])
+        return (events, unreadable)
+    }
+
+    /// Deletes the rows with these ids; returns how many were deleted.
+    func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let removed = try withoutFsync { () throws(SQLiteFailure) -> Int in try delete(ids: ids) }
+        count -= removed
+        return removed
+    }
+
+    private func delete(ids: [UUID]) throws(SQLiteFailure) -> Int {
+        guard let deleteByID, let deleteThroughSequence else { throw closedFailure }
+        let removed: Int
+        if ids.count <= lastRead.ids.count, ids.elementsEqual(lastRead.ids.prefix(ids.count)) {
+            // The oldest rows read last, in order: rows are only ever appended with higher
+            // sequence numbers (AUTOINCREMENT never reuses one), so these are exactly the rows
+            // up to the last one's sequence number (or fewer, if some were removed since).
+            sqlite3_bind_int64(deleteThroughSequence, 1, lastRead.sequences[ids.count - 1])
+            try run(deleteThroughSequence)
+            removed = Int(sqlite3_changes(db))
+            lastRead.ids.removeFirst(ids.count)
+            lastRead.sequences.removeFirst(ids.count)
+        } else {
+            removed = try transaction { () throws(SQLiteFailure) -> Int in
+                var removed = 0
+                for id in ids {
+                    try bind(id, to: deleteByID, at: 1)
+                    try run(deleteByID)
+                    removed += Int(sqlite3_changes(db))
+                }
+                return removed
+            }
+        }
+        return removed
+    }
+
+    /// Deletes every row.
+    func removeAll() throws(SQLiteFailure) {
+        guard let deleteAll else { throw closedFailure }
+        try withoutFsync { () throws(SQLiteFailure) in try run(deleteAll) }
+        count = 0
+    }
+
+    /// Runs a removal without fsyncing its commit even in `fullSync` mode: a removal lost to a
+    /// power cut only means a re-send (delivery is at-least-once), and the next fsynced
+    /// commit makes it durable too. Appends stay fsynced.
+    private func withoutFsync<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        guard fullSync, let synchronousNormal, let synchronousFull else { return try body() }
+        try run(synchronousNormal)
+        defer {
+            _ = sqlite3_step(synchronousFull)
+            sqlite3_reset(synchronousFull)
+        }
+        return try body()
+    }
+
+    // MARK: Helpers
+
+    private var closedFailure: SQLiteFailure { SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
+
+    private func failure(_ code: Int32) -> SQLiteFailure {
+        SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    private func check(_ code: Int32) throws(SQLiteFailure) {
+        guard code == SQLITE_OK else { throw failure(code) }
+    }
+
+    private func prepare(_ sql: String) throws(SQLiteFailure) -> OpaquePointer {
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw failure(result) }
+        statements.append(statement)
+        return statement
+    }
+
+    /// Steps a statement that returns no rows, then resets it.
+    private func run(_ statement: OpaquePointer) throws(SQLiteFailure) {
+        let result = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard result == SQLITE_DONE || result == SQLITE_ROW else { throw failure(result) }
+    }
+
+    private func bind(_ id: UUID, to statement: OpaquePointer, at index: Int32) throws(SQLiteFailure) {
+        let result = withUnsafeBytes(of: id.uuid) { raw in
+            sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), transientDestructor)
+        }
+        try check(result)
+    }
+
+    private func transaction<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        guard let begin, let commit, let rollback else { throw closedFailure }
+        try run(begin)
+        do {
+            let result = try body()
+            try run(commit)
+            return result
+        } catch {
+            _ = sqlite3_step(rollback)
+            sqlite3_reset(rollback)
+            throw error
+        }
+    }
+
+    private func execute(_ sql: String) throws(SQLiteFailure) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(db, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard result == SQLITE_OK else {
+            throw SQLiteFailure(code: result, message: message.map { String(cString: $0) } ?? "error")
+        }
+    }
+
+    private func queryText(_ sql: String) throws(SQLiteFailure) -> String? {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        let result = sqlite3_step(statement)
+        guard result == SQLITE_ROW || result == SQLITE_DONE else { throw failure(result) }
+        guard result == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+        return String(cString: text)
+    }
+
+    private func queryInt(_ sql: String) throws(SQLiteFailure) -> Int64 {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        let result = sqlite3_step(statement)
+        guard result == SQLITE_ROW else { throw failure(result) }
+        return sqlite3_column_int64(statement, 0)
+    }
+}

@@ -1,0 +1,357 @@
+public import TelemetryKit
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Tracks sessions and adds retention metrics to every event.
+///
+/// - A session starts when the client starts, when the app returns to the foreground after
+///   at least `sessionTimeout` in the background, and on `TelemetryClient.newSession()`.
+///   Every event carries the current session's id in `context.sessionID`.
+/// - Each new session sends `TelemetryDeck.Session.started` (unless turned off); the first
+///   launch of a fresh install also sends `TelemetryDeck.Acquisition.newInstallDetected`.
+/// - Every event gets the seven retention parameters of ``Keys`` (session count, distinct
+///   days, average and previous session length, first session date, new-install flag).
+///
+/// Lifecycle signals come from an `AppLifecycle`: the one given here, else the client's.
+/// Servers, command-line tools and tests send them by hand:
+///
+/// ```swift
+/// let client = TelemetryClient(configuration: config, processors: [SessionTrackingProcessor()], …)
+/// client.lifecycle.send(.didEnterBackground)
+/// client.lifecycle.send(.willEnterForeground)   // a new session if 5+ minutes passed
+/// ```
+///
+/// The history (start and length of each session) is saved in `ProcessorStorage` and kept
+/// for 90 days; older sessions and days still count but lose their details. A session's
+/// length runs from its start to its last activity (the last event, entering the
+/// background, terminating or stopping). The last activity is saved at most every
+/// ``activitySaveInterval`` while events flow and always on background, terminate and
+/// `stop()`, so the next launch knows how long the previous run lasted even without an
+/// orderly shutdown. Calendar days are counted in the local time zone (or a fixed UTC
+/// offset given to `init`).
+///
+/// Events belong to the session that is current when they are processed. Session events
+/// sent on a lifecycle signal are queued behind the work the signal caused, without
+/// blocking the signal's sender. Events processed before `start` get only the session id.
+///
+/// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
+/// treated as a new install.
+public final class SessionTrackingProcessor: EventProcessor {
+    /// The default time in the background after which returning starts a new session.
+    public static let defaultSessionTimeout: TimeInterval = 300
+    /// How long session details are kept.
+    public static let historyRetentionDays = 90
+    /// The longest time the saved last activity may lag behind while events flow.
+    public static let activitySaveInterval: TimeInterval = 30
+
+    /// Whether each new session sends `TelemetryDeck.Session.started`.
+    public let sendSessionStartedEvent: Bool
+    /// The time in the background after which returning starts a new session.
+    public let sessionTimeout: TimeInterval
+
+    private let injectedLifecycle: AppLifecycle?
+    private let injectedClock: (any TelemetryClock)?
+    private let calendar: CalendarDays
+    private let state: Locked<State>
+    private let work = SerialWork()
+
+    /// Creates a session tracker.
+    ///
+    /// - Parameters:
+    ///   - sendSessionStartedEvent: Send `TelemetryDeck.Session.started` on each new session.
+    ///   - sessionTimeout: Seconds in the background after which returning starts a new session.
+    ///   - lifecycle: The lifecycle signals to follow; nil uses the client's (if any).
+    ///   - clock: The clock for session times; nil uses the client's, else the system clock.
+    ///   - timeZoneOffset: Seconds east of UTC for counting calendar days; nil uses the
+    ///     system's local time zone.
+    public init(
+        sendSessionStartedEvent: Bool = true,
+        sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
+        lifecycle: AppLifecycle? = nil,
+        clock: (any TelemetryClock)? = nil,
+        timeZoneOffset: Int? = nil
+    ) {
+        self.sendSessionStartedEvent = sendSessionStartedEvent
+        self.sessionTimeout = sessionTimeout
+        self.injectedLifecycle = lifecycle
+        self.injectedClock = clock
+        self.calendar = CalendarDays(fixedOffset: timeZoneOffset)
+        self.state = Locked(State(sessionID: UUID()))
+    }
+
+    /// The current session's id.
+    public var currentSessionID: UUID {
+        state.withLock { $0.sessionID }
+    }
+
+    public func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        let interval = SessionTrackingProcessor.activitySaveInterval
+        let (sessionID, parameters, saveDue) = state.withLock { state -> (UUID, [String: PayloadValue]?, Bool) in
+            guard let environment = state.environment else { return (state.sessionID, nil, false) }
+            let now = environment.clock.now
+            state.noteActivity(now)
+            if now >= state.nextDayStart {
+                state.rollDay(at: now, calendar: calendar)
+            }
+            var saveDue = false
+            if now.timeIntervalSince(state.lastSavedActivity) >= interval {
+                state.lastSavedActivity = now
+                saveDue = true
+            }
+            if let first = state.firstEventRetention {
+                state.firstEventRetention = nil
+                return (state.sessionID, first, saveDue)
+            }
+            return (state.sessionID, state.retention, saveDue)
+        }
+        if saveDue {
+            work.enqueue { await self.save() }
+        }
+        var context = context
+        context.sessionID = sessionID
+        if let parameters {
+            context.addParameters(parameters)
+        }
+        return try await next(input, context)
+    }
+
+    public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        let handle = emitter as? any TelemetryClientHandle
+        let clock = injectedClock ?? handle?.clock ?? SystemClock()
+        let lifecycle = injectedLifecycle ?? handle?.lifecycle
+        let stored = await storage.data(forKey: Keys.historyStorageKey)
+        let isFreshInstall = stored == nil
+        let loaded = stored.flatMap { SessionTrackingProcessor.decodeHistory($0, logger: logger) }
+        let now = clock.now
+
+        let began = state.withLock { state -> Bool in
+            guard state.environment == nil else { return false }
+            state.environment = Environment(storage: storage, logger: logger, emitter: emitter, clock: clock)
+            state.history = loaded ?? SessionHistory(firstSessionDay: calendar.day(of: now))
+            state.openSession(at: now, calendar: calendar)
+            if isFreshInstall {
+                state.firstEventRetention = State.markedAsNewInstall(state.retention)
+            }
+            state.lastSavedActivity = now
+            return true
+        }
+        guard began else {
+            logger.log(.warning, "SessionTrackingProcessor was started twice; the second start is ignored")
+            return
+        }
+        if let lifecycle {
+            let observation = lifecycle.observe { [weak self] signal in self?.handle(signal) }
+            state.withLock { $0.observation = observation }
+        }
+
+        work.enqueue { await self.save() }
+        if sendSessionStartedEvent {
+            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
+            work.enqueue { await emitter.send(input) }
+        }
+        if isFreshInstall {
+            let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
+            work.enqueue { await emitter.send(input) }
+        }
+        await work.drain()
+    }
+
+    public func stop() async {
+        let observation = state.withLock { state -> AppLifecycle.Observation? in
+            guard let environment = state.environment else { return nil }
+            // Time spent in the background is not part of the session.
+            if state.backgroundedAt == nil {
+                state.noteActivity(environment.clock.now)
+            }
+            defer { state.observation = nil }
+            return state.observation
+        }
+        observation?.cancel()
+        work.enqueue { await self.save() }
+        await work.drain()
+    }
+
+    /// Waits until the saves and session events triggered so far (by lifecycle signals or
+    /// events) are done. `stop()` does this too.
+    public func waitUntilIdle() async {
+        await work.drain()
+    }
+
+    /// Reacts to one lifecycle signal; runs synchronously on the sender's thread.
+    private func handle(_ signal: AppLifecycle.Signal) {
+        let timeout = sessionTimeout
+        let outcome = state.withLock { state -> (save: Bool, newSession: (any EventSending, Date)?) in
+            guard let environment = state.environment else { return (false, nil) }
+            let now = environment.clock.now
+            switch signal {
+            case .didEnterBackground:
+                state.noteActivity(now)
+                if state.backgroundedAt == nil {
+                    state.backgroundedAt = now
+                }
+                return (true, nil)
+            case .willEnterForeground:
+                guard let since = state.backgroundedAt else { return (false, nil) }
+                state.backgroundedAt = nil
+                guard now.timeIntervalSince(since) >= timeout else { return (false, nil) }
+                state.beginNextSession(at: now, calendar: calendar)
+                return (true, (environment.emitter, now))
+            case .newSessionRequested:
+                if state.backgroundedAt == nil {
+                    state.noteActivity(now)
+                }
+                state.beginNextSession(at: now, calendar: calendar)
+                // A session requested in the background starts its background time now.
+                if state.backgroundedAt != nil {
+                    state.backgroundedAt = now
+                }
+                return (true, (environment.emitter, now))
+            case .willTerminate:
+                if state.backgroundedAt == nil {
+                    state.noteActivity(now)
+                }
+                return (true, nil)
+            }
+        }
+        if outcome.save {
+            work.enqueue { await self.save() }
+        }
+        if let (emitter, date) = outcome.newSession, sendSessionStartedEvent {
+            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: date)
+            work.enqueue { await emitter.send(input) }
+        }
+    }
+
+    /// Writes the history, with the current session's length up to its last activity.
+    private func save() async {
+        let snapshot = state.withLock { state -> (SessionHistory, Environment)? in
+            guard let environment = state.environment else { return nil }
+            state.history.updateCurrentSession(lastActivity: state.lastActivity.timeIntervalSince1970)
+            state.lastSavedActivity = max(state.lastSavedActivity, state.lastActivity)
+            return (state.history, environment)
+        }
+        guard let (history, environment) = snapshot else { return }
+        do {
+            let data = try JSONEncoder().encode(history)
+            await environment.storage.set(data, forKey: Keys.historyStorageKey)
+        } catch {
+            environment.logger.log(.warning, "SessionTrackingProcessor could not encode the session history: \(error)")
+        }
+    }
+
+    private static func decodeHistory(_ data: Data, logger: any Logging) -> SessionHistory? {
+        let decoded: SessionHistory
+        do {
+            decoded = try JSONDecoder().decode(SessionHistory.self, from: data)
+        } catch {
+            logger.log(
+                .warning,
+                "SessionTrackingProcessor found an unreadable session history (\(data.count) bytes); starting fresh: \(error)"
+            )
+            return nil
+        }
+        guard let valid = decoded.validated() else {
+            logger.log(.warning, "SessionTrackingProcessor found an inconsistent session history; starting fresh")
+            return nil
+        }
+        return valid
+    }
+
+    private static func internalEvent(_ name: String, at date: Date) -> EventInput {
+        EventInput(name, timestamp: date, skipsReservedPrefixValidation: true)
+    }
+}
+
+extension SessionTrackingProcessor {
+    /// What the processor got in `start`.
+    private struct Environment {
+        let storage: any ProcessorStorage
+        let logger: any Logging
+        let emitter: any EventSending
+        let clock: any TelemetryClock
+    }
+
+    /// The mutable state, always accessed under the lock.
+    private struct State {
+        var sessionID: UUID
+        /// Nil until `start`; events before it get only the session id.
+        var environment: Environment?
+        var history = SessionHistory(firstSessionDay: 0)
+        /// The retention parameters of the current session, computed when it (or the day) changes.
+        var retention: [String: PayloadValue] = [:]
+        /// The parameters for the first event of a fresh install (`isNewInstall` true), until used.
+        var firstEventRetention: [String: PayloadValue]?
+        var nextDayStart = Date.distantFuture
+        var lastActivity = Date.distantPast
+        var lastSavedActivity = Date.distantPast
+        var backgroundedAt: Date?
+        var observation: AppLifecycle.Observation?
+
+        init(sessionID: UUID) {
+            self.sessionID = sessionID
+        }
+
+        mutating func noteActivity(_ now: Date) {
+            if now > lastActivity {
+                lastActivity = now
+            }
+        }
+
+        /// Ends the current session at its last activity and starts a new one at `now`.
+        mutating func beginNextSession(at now: Date, calendar: CalendarDays) {
+            history.updateCurrentSession(lastActivity: lastActivity.timeIntervalSince1970)
+            sessionID = UUID()
+            openSession(at: now, calendar: calendar)
+        }
+
+        /// Adds a session with the current id to the history, starting at `now`.
+        mutating func openSession(at now: Date, calendar: CalendarDays) {
+            let today = calendar.day(of: now)
+            history.beginSession(at: now.timeIntervalSince1970, day: today)
+            history.prune(
+                now: now.timeIntervalSince1970,
+                today: today,
+                retentionDays: SessionTrackingProcessor.historyRetentionDays
+            )
+            lastActivity = now
+            firstEventRetention = nil
+            refreshRetention(today: today, now: now, calendar: calendar)
+        }
+
+        /// Records a new calendar day of use within the running session.
+        mutating func rollDay(at now: Date, calendar: CalendarDays) {
+            let today = calendar.day(of: now)
+            history.insertDay(today)
+            history.prune(
+                now: now.timeIntervalSince1970,
+                today: today,
+                retentionDays: SessionTrackingProcessor.historyRetentionDays
+            )
+            refreshRetention(today: today, now: now, calendar: calendar)
+            if firstEventRetention != nil {
+                firstEventRetention = State.markedAsNewInstall(retention)
+            }
+            // Save the new day with the next event.
+            lastSavedActivity = .distantPast
+        }
+
+        mutating func refreshRetention(today: Int, now: Date, calendar: CalendarDays) {
+            retention = history.retentionParameters(today: today)
+            nextDayStart = calendar.start(ofDayAfter: today, near: now)
+        }
+
+        static func markedAsNewInstall(_ parameters: [String: PayloadValue]) -> [String: PayloadValue] {
+            var marked = parameters
+            marked[Keys.isNewInstall] = .bool(true)
+            return marked
+        }
+    }
+}

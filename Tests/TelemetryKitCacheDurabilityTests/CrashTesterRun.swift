@@ -1,0 +1,162 @@
+import Foundation
+import TelemetryKit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of the `telemetrykit-crashtester` executable, with its standard output parsed.
+final class CrashTesterRun {
+    /// What the child reported so far.
+    struct Output: Sendable {
+        var ready = false
+        var done = false
+        var finished = false
+        var acknowledged: [Int] = []
+        /// Batches the child's transmitter accepted, in order: (number, event id) per event.
+        var deliveredBatches: [[(number: Int, id: UUID)]] = []
+        var unparsedLines: [String] = []
+    }
+
+    private let process: Process
+    private let pipe: Pipe
+    private let output = Locked(Output())
+
+    /// Starts the executable at `executable` with `arguments`.
+    init(executable: URL, arguments: [String]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        // Read on a thread of its own: a blocking read must not occupy the test's executor.
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        let output = self.output
+        Thread.detachNewThread {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending.append(contentsOf: buffer[0..<count])
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    output.withLock { Self.parse(line, into: &$0) }
+                }
+            }
+            output.withLock { $0.finished = true }
+        }
+    }
+
+    static func parse(_ line: String, into output: inout Output) {
+        let parts = line.split(separator: " ")
+        switch parts.first {
+        case "ready":
+            output.ready = true
+        case "done":
+            output.done = true
+        case "ack":
+            if parts.count == 2, let number = Int(parts[1]) {
+                output.acknowledged.append(number)
+            } else {
+                output.unparsedLines.append(line)
+            }
+        case "delivered":
+            var batch: [(number: Int, id: UUID)] = []
+            for item in parts.dropFirst() {
+                let fields = item.split(separator: ":")
+                guard fields.count == 2, let number = Int(fields[0]), let id = UUID(uuidString: String(fields[1]))
+                else {
+                    output.unparsedLines.append(line)
+                    return
+                }
+                batch.append((number, id))
+            }
+            output.deliveredBatches.append(batch)
+        default:
+            output.unparsedLines.append(line)
+        }
+    }
+
+    var snapshot: Output { output.withLock { $0 } }
+
+    /// Waits (polling) until `condition` holds for the output, the child exits, or `timeout`
+    /// seconds pass; returns whether the condition holds.
+    func wait(timeout: TimeInterval = 120, until condition: (Output) -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let current = snapshot
+            if condition(current) { return true }
+            if current.finished { return false }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        return condition(snapshot)
+    }
+
+    /// SIGKILLs the child and waits until it is gone and its output is read to the end.
+    func kill() async throws {
+        if process.isRunning {
+            sendSIGKILL(process.processIdentifier)
+        }
+        process.waitUntilExit()
+        _ = try await wait(timeout: 30) { $0.finished }
+    }
+
+    var terminationReason: String {
+        process.isRunning
+            ? "running" : "status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
+    }
+}
+
+private func sendSIGKILL(_ processIdentifier: Int32) {
+    _ = kill(processIdentifier, SIGKILL)
+}
+
+/// Where `swift build` put the crash tester: beside the test bundle, or in `.build/debug`.
+func crashTesterExecutable() -> (url: URL?, searched: [String]) {
+    let name = "telemetrykit-crashtester"
+    var candidates: [URL] = []
+    for start in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
+        var directory = URL(fileURLWithPath: start).resolvingSymlinksInPath().deletingLastPathComponent()
+        // Linux: .build/<triple>/debug/<Package>PackageTests.xctest; macOS: …/X.xctest/Contents/MacOS/X.
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent(name))
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        candidates.append(
+            URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent(name)
+        )
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    for configuration in ["debug", "release"] {
+        candidates.append(packageRoot.appendingPathComponent(".build/\(configuration)/\(name)"))
+    }
+    let url = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    return (url, candidates.map(\.path))
+}
+
+/// A small deterministic generator, so a failing run can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

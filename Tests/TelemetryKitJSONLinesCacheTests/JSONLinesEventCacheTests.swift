@@ -1,0 +1,243 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitJSONLinesCache
+import TelemetryKitTesting
+import Testing
+
+struct JSONLinesEventCacheTests {
+    @Test(arguments: EventCacheConformance.Check.allCases)
+    func conformance(_ check: EventCacheConformance.Check) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logger = RecordingLogger()
+        let conformance = EventCacheConformance { limit in
+            let url = directory.file("\(UUID().uuidString).jsonl")
+            let cache = try JSONLinesEventCache(fileURL: url, limit: limit, logger: logger)
+            return EventCacheConformance.Subject(cache) {
+                try JSONLinesEventCache(fileURL: url, limit: limit, logger: logger)
+            }
+        }
+        try await conformance.run(check)
+        #expect(logger.warnings == [])
+    }
+
+    @Test func writesOneLinePerEventAndAnAcknowledgementPerRemoval() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let cache = try JSONLinesEventCache(fileURL: url)
+        let events = EventCacheConformance.numberedEvents(1...3)
+        try await cache.append(events)
+        let written = try lines(url).map { try JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        #expect(written.map(\.id) == events.map(\.id))
+
+        try await cache.remove(ids: [events[1].id])
+        #expect(try lines(url).last == #"{"ack":[""# + events[1].id.uuidString + #""]}"#)
+        try await cache.remove(ids: [events[0].id])
+        #expect(try lines(url).count == 5)
+        #expect(try lines(url).last == #"{"ack":[""# + events[0].id.uuidString + #""]}"#)
+
+        // Nothing live: the journal is emptied instead of growing.
+        try await cache.remove(ids: [events[2].id])
+        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(cache.fileSize == 0)
+    }
+
+    @Test func aTornLastLineIsSkippedAndTruncatedAway() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let events = EventCacheConformance.numberedEvents(1...4)
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url)
+            try await cache.append(Array(events[0..<3]))
+        }
+        let intact = try Data(contentsOf: url)
+        // A crash in the middle of writing the fourth event.
+        let torn = try JSONEncoder().encode(events[3]).prefix(57)
+        try (intact + torn).write(to: url)
+        let logger = RecordingLogger()
+
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url, logger: logger)
+            #expect(try await cache.peek(limit: 10) == Array(events[0..<3]))
+            #expect(try Data(contentsOf: url) == intact)
+            #expect(logger.warnings.count == 1)
+            #expect(logger.warnings.first?.contains("incomplete last record (57 bytes") == true)
+            try await cache.append([events[3]])
+        }
+        let reopened = try JSONLinesEventCache(fileURL: url, logger: logger)
+        #expect(try await reopened.peek(limit: 10) == events)
+        #expect(logger.warnings.count == 1)
+    }
+
+    @Test func garbageLinesInTheMiddleAreSkippedWithOneWarning() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let events = EventCacheConformance.numberedEvents(1...3)
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url)
+            try await cache.append(events)
+        }
+        let good = try lines(url)
+        let damaged =
+            [good[0], "not json at all", good[1], #"{"id": broken}"#, "", good[2]].joined(separator: "\n") + "\n"
+        try Data(damaged.utf8).write(to: url)
+        let logger = RecordingLogger()
+
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url, logger: logger)
+            #expect(try await cache.peek(limit: 10) == events)
+            #expect(logger.warnings.count == 1)
+            #expect(logger.warnings.first?.contains("Skipped 2 unreadable line(s)") == true)
+            #expect(try String(contentsOf: directory.file("events.jsonl.corrupt"), encoding: .utf8) == damaged)
+            // The journal was rewritten without the garbage.
+            #expect(try lines(url) == good)
+        }
+        let reopened = try JSONLinesEventCache(fileURL: url, logger: logger)
+        #expect(try await reopened.peek(limit: 10) == events)
+        #expect(logger.warnings.count == 1)
+    }
+
+    @Test func aFileOfRandomBytesOpensEmptyWithAWarning() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        var garbage = deterministicBytes(count: 4096, seed: 7)
+        garbage[1000] = 0x0A
+        garbage[4095] = 0x0A
+        try Data(garbage).write(to: url)
+        let logger = RecordingLogger()
+
+        let cache = try JSONLinesEventCache(fileURL: url, logger: logger)
+
+        #expect(await cache.count() == 0)
+        #expect(logger.warnings.count == 1)
+        #expect(try Data(contentsOf: directory.file("events.jsonl.corrupt")) == Data(garbage))
+        let events = EventCacheConformance.numberedEvents(1...2)
+        try await cache.append(events)
+        let reopened = try JSONLinesEventCache(fileURL: url, logger: logger)
+        #expect(try await reopened.peek(limit: 10) == events)
+    }
+
+    @Test func compactsWhenAcknowledgedLinesDominate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let cache = try JSONLinesEventCache(fileURL: url)
+        let filler = String(repeating: "x", count: 1000)
+        let events = EventCacheConformance.numberedEvents(1...100).map { event in
+            var event = event
+            event.payload["filler"] = .string(filler)
+            return event
+        }
+        try await cache.append(events)
+
+        // 10 acknowledged (~11 KB) are not worth a rewrite.
+        try await cache.remove(ids: events[0..<10].map(\.id))
+        #expect(try lines(url).count == 101)
+        #expect(try lines(url).last?.hasPrefix(#"{"ack":"#) == true)
+
+        // 60 acknowledged (~66 KB, more than the 40 live): rewritten with the live lines only.
+        try await cache.remove(ids: events[10..<60].map(\.id))
+        let compacted = try lines(url)
+        #expect(compacted.count == 40)
+        #expect(compacted.allSatisfy { !$0.hasPrefix(#"{"ack":"#) })
+        #expect(cache.fileSize == (try Data(contentsOf: url)).count)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".compacting"))
+        #expect(try await cache.peek(limit: 100) == Array(events[60...]))
+
+        // Appends after compaction land in the new file.
+        let more = EventCacheConformance.numberedEvents(101...102)
+        try await cache.append(more)
+        let reopened = try JSONLinesEventCache(fileURL: url)
+        #expect(try await reopened.peek(limit: 100) == Array(events[60...]) + more)
+    }
+
+    @Test func evictionIsWrittenAsAnAcknowledgement() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let events = EventCacheConformance.numberedEvents(1...5)
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url, limit: 3)
+            try await cache.append(events)
+            #expect(await cache.evictedCount() == 2)
+            #expect(
+                try lines(url).last == #"{"ack":[""# + events[0].id.uuidString + #"",""# + events[1].id.uuidString
+                    + #""]}"#
+            )
+        }
+        let reopened = try JSONLinesEventCache(fileURL: url, limit: 3)
+        #expect(try await reopened.peek(limit: 10) == Array(events[2...]))
+        #expect(await reopened.evictedCount() == 0)
+
+        let lowered = try JSONLinesEventCache(fileURL: url, limit: 1)
+        #expect(try await lowered.peek(limit: 10) == [events[4]])
+        #expect(await lowered.evictedCount() == 2)
+    }
+
+    @Test func anUnwritableDirectoryThrowsATypedErrorWithThePath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let blocker = directory.file("blocker")
+        try Data("not a directory".utf8).write(to: blocker)
+        let url = blocker.appendingPathComponent("events.jsonl")
+
+        let error = #expect(throws: EventCacheError.self) {
+            try JSONLinesEventCache(fileURL: url)
+        }
+        #expect(error?.description.contains(blocker.path) == true)
+    }
+
+    @Test func createsTheDirectoryAndAFileForTheOwnerOnly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("a/b/events.jsonl")
+        let cache = try JSONLinesEventCache(fileURL: url)
+        try await cache.append(EventCacheConformance.numberedEvents(1...1))
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test func concurrentAppendsAreAllWrittenInEachCallersOrder() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let cache = try JSONLinesEventCache(fileURL: url)
+        let perTask = (0..<20).map { task in EventCacheConformance.numberedEvents((task * 100)..<(task * 100 + 15)) }
+        await withTaskGroup(of: Void.self) { group in
+            for events in perTask {
+                group.addTask {
+                    for chunk in stride(from: 0, to: events.count, by: 3) {
+                        try? await cache.append(Array(events[chunk..<(chunk + 3)]))
+                    }
+                }
+            }
+        }
+        #expect(await cache.count() == 300)
+        let stored = try await cache.peek(limit: 1000)
+        for events in perTask {
+            let ids = Set(events.map(\.id))
+            #expect(stored.filter { ids.contains($0.id) } == events)
+        }
+        let reopened = try JSONLinesEventCache(fileURL: url)
+        #expect(try await reopened.peek(limit: 1000) == stored)
+    }
+
+    /// The journal's lines (without the final empty one).
+    private func lines(_ url: URL) throws -> [String] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}
+
+/// Bytes from a fixed-seed generator, so "random" files are the same in every run.
+func deterministicBytes(count: Int, seed: UInt64) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 33)
+    }
+}
