@@ -264,6 +264,42 @@ targets += [
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
 
+targets += [
+    // The system zlib, for gzip request bodies (zlib1g-dev on Debian; built into Apple platforms).
+    .systemLibrary(
+        name: "CZlib",
+        path: "Plugins/Transmitters/CZlib",
+        pkgConfig: "zlib",
+        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
+    .target(
+        name: "TelemetryKitHTTP",
+        dependencies: ["TelemetryKit", "CZlib"],
+        path: "Plugins/Transmitters/HTTP"
+    ),
+    .target(
+        name: "TelemetryKitConsole",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Transmitters/Console"
+    ),
+    .testTarget(
+        name: "TelemetryKitHTTPTests",
+        dependencies: [
+            "TelemetryKitHTTP",
+            "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitHTTPTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitConsoleTests",
+        dependencies: ["TelemetryKitConsole", "TelemetryKit"],
+        path: "Tests/TelemetryKitConsoleTests"
+    ),
+]
+
 // (end of transmitters)
 
 // MARK: - Transformations (Plugins/Transformations)
@@ -343,6 +379,57 @@ targets += [
 
 // MARK: - Tools (trait Tools: collector, CLI)
 
+dependencies += [
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitCollector",
+        dependencies: [
+            "TelemetryKit",
+            "CZlib",
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Modules/TelemetryKitCollector"
+    ),
+    // The `telemetrykit` executable. It always builds; without the Tools trait it only says
+    // how to build the real one.
+    .executableTarget(
+        name: "telemetrykit",
+        dependencies: [
+            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitHTTP", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Modules/TelemetryKitCLI"
+    ),
+    .testTarget(
+        name: "TelemetryKitCollectorTests",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitHTTP",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitCollectorTests"
+    ),
+    .testTarget(
+        name: "TelemetryKitCLITests",
+        dependencies: [
+            "TelemetryKit",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitCLITests"
+    ),
+]
+
 // (end of tools)
 
 // MARK: - Assembly
@@ -353,6 +440,7 @@ defaultPluginModules += [
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
+    "TelemetryKitHTTP",
 ]
 
 targets += [
@@ -363,7 +451,10 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitDefaultsTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck"],
+        dependencies: [
+            "TelemetryKitDefaults", "TelemetryKitTesting", "TopLevelAwaitCheck",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
     .testTarget(

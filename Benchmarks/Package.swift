@@ -35,6 +35,8 @@ let telemetryKitProducts: [String] = [
     // Caches
     "TelemetryKitSQLiteCache",
     "TelemetryKitJSONLinesCache",
+    // Transmitters
+    "TelemetryKitHTTP",
 ]
 
 let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

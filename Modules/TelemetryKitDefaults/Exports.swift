@@ -6,6 +6,7 @@
 @_exported public import TelemetryKitDefaultParameters
 @_exported public import TelemetryKitDefaultPrefix
 @_exported public import TelemetryKitDevice
+@_exported public import TelemetryKitHTTP
 @_exported public import TelemetryKitInMemoryStorage
 @_exported public import TelemetryKitLocale
 @_exported public import TelemetryKitPlistStorage

@@ -71,6 +71,27 @@ extension Telemetry {
         }
     }
 
+    /// The HTTP ingest transmitter for `{apiBaseURL}/v2/namespace/{namespace}/`.
+    static func defaultTransmitter(
+        for configuration: Config,
+        logger: any Logging,
+        clock: any TelemetryClock
+    ) throws -> any EventTransmitting {
+        do {
+            return try HTTPEventTransmitter(
+                configuration: .init(
+                    apiBaseURL: configuration.apiBaseURL,
+                    namespace: configuration.namespace,
+                    allowsInsecureHTTP: configuration.allowInsecureHTTP
+                ),
+                logger: logger,
+                clock: clock
+            )
+        } catch {
+            throw TelemetryConfigurationError.invalidEndpoint("\(error)")
+        }
+    }
+
     /// The durable queue of the default destination: SQLite in the data directory.
     static func defaultCache(
         for configuration: Config,
@@ -102,9 +123,7 @@ extension Telemetry {
         transformations: [any EventTransformation],
         clock: any TelemetryClock
     ) throws -> TelemetryClient {
-        guard let transmitter else {
-            throw TelemetryConfigurationError.invalidEndpoint("no transmitter given")
-        }
+        let transmitter = try transmitter ?? defaultTransmitter(for: configuration, logger: logger, clock: clock)
         let mainDestination = Destination(
             id: defaultDestinationID,
             transmitter: transmitter,

@@ -1,0 +1,191 @@
+#if Tools
+import ArgumentParser
+import Foundation
+import TelemetryKit
+import TelemetryKitCollector
+
+/// `telemetrykit send NAME …`: queue one event durably, then try to deliver the queue.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Queue one event and try to deliver everything queued.",
+        discussion: """
+            The event is written to the queue directory before anything is sent, so it survives \
+            an unreachable endpoint; a later `send` or `flush` delivers it. Endpoint options are \
+            remembered for later runs. The event is sent as given (name, parameters, floatValue), \
+            without the default processors' parameters.
+            """
+    )
+
+    @Argument(help: "The event name, e.g. Screen.shown.")
+    var name: String
+
+    @Option(
+        name: [.customShort("p"), .long],
+        help: ArgumentHelp(
+            "A parameter as key=value; repeat for more. true/false, integers and numbers keep their type.",
+            valueName: "key=value"
+        )
+    )
+    var parameter: [String] = []
+
+    @Option(name: .customLong("float"), help: ArgumentHelp("The event's floatValue.", valueName: "x"))
+    var floatValue: Double?
+
+    @OptionGroup var endpointOptions: EndpointOptions
+    @OptionGroup var directoryOptions: DirectoryOptions
+
+    func validate() throws {
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("The event name must not be blank.")
+        }
+        if let floatValue, !floatValue.isFinite { throw ValidationError("--float must be a finite number.") }
+        _ = try Self.parse(parameter)
+    }
+
+    /// `key=value` pairs as typed parameters.
+    static func parse(_ pairs: [String]) throws -> EventParameters {
+        var parameters = EventParameters()
+        for pair in pairs {
+            guard let separator = pair.firstIndex(of: "="), separator != pair.startIndex else {
+                throw ValidationError("--parameter '\(pair)' is not key=value.")
+            }
+            let key = String(pair[..<separator])
+            let value = String(pair[pair.index(after: separator)...])
+            if value == "true" || value == "false" {
+                parameters.set(key, value == "true")
+            } else if let integer = Int64(value) {
+                parameters.set(key, integer)
+            } else if let number = Double(value), number.isFinite {
+                parameters.set(key, number)
+            } else {
+                parameters.set(key, value)
+            }
+        }
+        return parameters
+    }
+
+    func run() async throws {
+        let workspace = directoryOptions.workspace
+        let settings = endpointOptions.settings(saved: workspace.loadSettings())
+        let queue = try QueueClient(workspace: workspace, settings: settings, timeout: endpointOptions.timeout)
+        try workspace.save(settings)
+        await queue.client.start()
+        await queue.client.send(EventInput(name, parameters: try Self.parse(parameter), floatValue: floatValue))
+        say("Queued \(name) for \(queue.endpoint.absoluteString)")
+        let result = await queue.flush()
+        if result.remaining == 0 {
+            say("Delivered \(result.delivered) event(s).")
+        } else {
+            let reason = queue.connection.lastFailure.map { " (\($0))" } ?? ""
+            say("Not delivered\(reason): \(result.remaining) event(s) stay queued in \(workspace.directory.path).")
+            say("Run `telemetrykit flush` when the endpoint is reachable.")
+        }
+        if result.rejected > 0 { say("The endpoint rejected \(result.rejected) event(s).") }
+    }
+}
+
+/// `telemetrykit flush`: deliver everything queued.
+struct FlushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flush",
+        abstract: "Deliver every queued event; exits 1 when some stay queued."
+    )
+
+    @OptionGroup var endpointOptions: EndpointOptions
+    @OptionGroup var directoryOptions: DirectoryOptions
+
+    func run() async throws {
+        let workspace = directoryOptions.workspace
+        let settings = endpointOptions.settings(saved: workspace.loadSettings())
+        let queue = try QueueClient(workspace: workspace, settings: settings, timeout: endpointOptions.timeout)
+        try workspace.save(settings)
+        await queue.client.start()
+        let result = await queue.flush()
+        say("Delivered \(result.delivered) event(s) to \(queue.endpoint.absoluteString).")
+        if result.rejected > 0 { say("The endpoint rejected \(result.rejected) event(s).") }
+        if result.remaining > 0 {
+            let reason = queue.connection.lastFailure.map { " (\($0))" } ?? ""
+            say("\(result.remaining) event(s) stay queued\(reason).")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `telemetrykit status`: what is queued and how delivery went.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show queued events per destination, the last success and the current backoff."
+    )
+
+    @OptionGroup var directoryOptions: DirectoryOptions
+
+    func run() async throws {
+        let workspace = directoryOptions.workspace
+        let settings = workspace.loadSettings() ?? .defaults
+        let state = workspace.loadState()
+        let cache = try makeEventCache(
+            directory: workspace.cacheDirectory,
+            logger: StandardErrorLogger(minimumLevel: .warning)
+        )
+        let queued = await cache.count()
+        let backoff = BackoffPolicy()
+        say("Directory:    \(workspace.directory.path)")
+        say("Destination:  \(QueueClient.destinationID) → \(settings.endpoint) (namespace \(settings.namespace))")
+        say("Queued:       \(queued) event(s)")
+        say("Last success: \(state.lastSuccess.map(Self.format) ?? "never")")
+        if state.consecutiveFailures > 0 {
+            let delay = backoff.baseDelay(afterFailures: state.consecutiveFailures)
+            let next = state.lastAttempt.map { Self.format($0.addingTimeInterval(delay)) } ?? "now"
+            say("Backoff:      \(Int(delay)) s after \(state.consecutiveFailures) failed attempt(s); next at \(next)")
+            if let error = state.lastError { say("Last error:   \(error)") }
+        } else {
+            say("Backoff:      none")
+        }
+    }
+
+    private static func format(_ date: Date) -> String {
+        ISO8601.string(from: date)
+    }
+}
+
+/// `telemetrykit collect`: run the ingest collector in the foreground.
+struct CollectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collect",
+        abstract: "Run a local ingest collector and print the events it receives."
+    )
+
+    @Option(help: ArgumentHelp("The port to listen on (0 picks a free one).", valueName: "n"))
+    var port: Int = 8080
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "seconds"))
+    var duration: Double?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive.") }
+    }
+
+    func run() async throws {
+        let collector = try await startCollector(port: port)
+        say("Collecting on \(collector.baseURL)  (events: \(collector.baseURL)/events, page: \(collector.baseURL)/)")
+        say("Send with: telemetrykit send Hello.world --endpoint \(collector.baseURL)")
+        collector.observe { events in
+            for event in events {
+                say(EventLine.format(event))
+            }
+        }
+        let seconds = duration ?? .infinity
+        var waited = 0.0
+        while waited < seconds {
+            let step = min(1, seconds - waited)
+            try await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))
+            waited += step
+        }
+        await collector.shutdown()
+        say("Received \(collector.eventCount) event(s), \(collector.duplicateCount) duplicate(s).")
+    }
+}
+#endif

@@ -1,0 +1,350 @@
+#if Tools
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+import TelemetryKit
+
+/// What the collector sends back for one request.
+enum CollectorReply {
+    /// A complete response.
+    case response(status: Int, headers: [(String, String)], body: [UInt8])
+    /// A response head promising `body`, half of `body`, then the connection closes.
+    case truncated(body: [UInt8])
+
+    static func text(_ status: Int, _ message: String) -> CollectorReply {
+        .response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(message.utf8))
+    }
+
+    static func json(_ status: Int, _ bytes: [UInt8]) -> CollectorReply {
+        .response(status: status, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+}
+
+extension Collector {
+    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    /// Serves one connection: requests in order, keep-alive honoured.
+    func serve(_ connection: Connection) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var head: HTTPRequestHead?
+                var body = ByteBuffer()
+                var bodyTooLarge = false
+                for try await part in inbound {
+                    switch part {
+                    case .head(let requestHead):
+                        head = requestHead
+                        body.clear()
+                        bodyTooLarge = false
+                    case .body(var chunk):
+                        if body.readableBytes + chunk.readableBytes > configuration.maximumBodyBytes {
+                            bodyTooLarge = true
+                        } else if !bodyTooLarge {
+                            body.writeBuffer(&chunk)
+                        }
+                    case .end:
+                        guard let requestHead = head else { continue }
+                        head = nil
+                        let reply: CollectorReply
+                        if bodyTooLarge {
+                            reply = .text(413, "The body exceeds \(configuration.maximumBodyBytes) bytes.")
+                        } else {
+                            reply = await handle(requestHead, body: Array(body.readableBytesView))
+                        }
+                        switch reply {
+                        case .response(let status, let headers, let bytes):
+                            var responseHeaders = HTTPHeaders(headers)
+                            responseHeaders.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+                            if !requestHead.isKeepAlive {
+                                responseHeaders.replaceOrAdd(name: "Connection", value: "close")
+                            }
+                            let responseHead = HTTPResponseHead(
+                                version: requestHead.version,
+                                status: HTTPResponseStatus(statusCode: status),
+                                headers: responseHeaders
+                            )
+                            try await outbound.write(
+                                contentsOf: [
+                                    .head(responseHead), .body(.byteBuffer(ByteBuffer(bytes: bytes))), .end(nil),
+                                ]
+                            )
+                            if !requestHead.isKeepAlive { return }
+                        case .truncated(let bytes):
+                            let responseHead = HTTPResponseHead(
+                                version: requestHead.version,
+                                status: .ok,
+                                headers: ["Content-Type": "application/json", "Content-Length": String(bytes.count)]
+                            )
+                            let half = ByteBuffer(bytes: bytes.prefix(bytes.count / 2))
+                            try await outbound.write(contentsOf: [.head(responseHead), .body(.byteBuffer(half))])
+                            return
+                        }
+                    }
+                }
+            }
+        } catch {
+            // A client that went away (timeout, reset) ends its connection; nothing to report.
+        }
+    }
+
+    /// Routes one complete request.
+    func handle(_ head: HTTPRequestHead, body: [UInt8]) async -> CollectorReply {
+        let (path, query) = Self.splitURI(head.uri)
+        if let namespace = Self.namespace(inPath: path) {
+            guard head.method == .POST else { return .text(405, "Use POST to send events.") }
+            return await ingest(head, path: path, namespace: namespace, rawBody: body)
+        }
+        guard head.method == .GET || head.method == .HEAD else { return .text(404, "Not found: \(path)") }
+        switch path {
+        case "/":
+            return .response(
+                status: 200,
+                headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+                body: Array(htmlPage().utf8)
+            )
+        case "/events":
+            let limit = Self.queryValue("limit", in: query).flatMap { Int($0) }
+            return .json(200, eventsDocument(limit: limit))
+        default:
+            return .text(404, "Not found: \(path)")
+        }
+    }
+
+    // MARK: Ingest
+
+    private enum Decoded {
+        case events([Event], body: [UInt8])
+        case invalid(status: Int, reason: String, body: [UInt8])
+    }
+
+    private func ingest(
+        _ head: HTTPRequestHead,
+        path: String,
+        namespace: String,
+        rawBody: [UInt8]
+    ) async -> CollectorReply {
+        let scripted = state.withLock { state -> Fault? in state.script.isEmpty ? nil : state.script.removeFirst() }
+        if let scripted, scripted.delay > 0, await !Self.sleep(scripted.delay) {
+            return .text(503, "The collector is shutting down.")
+        }
+
+        var headers = [String: String]()
+        for header in head.headers {
+            let name = header.name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        let gzipped = headers["content-encoding"]?.lowercased().contains("gzip") ?? false
+        let decoded = decode(rawBody, gzipped: gzipped, contentType: headers["content-type"])
+
+        var record = IngestRequest(
+            index: 0,
+            method: head.method.rawValue,
+            path: path,
+            namespace: namespace,
+            headers: headers,
+            rawBodyByteCount: rawBody.count,
+            body: Data(rawBody),
+            wasGzipped: gzipped,
+            eventIDs: [],
+            fault: scripted,
+            status: nil,
+            recorded: false
+        )
+        let events: [Event]
+        switch decoded {
+        case .events(let decodedEvents, let body):
+            events = decodedEvents
+            record.body = Data(body)
+            record.eventIDs = decodedEvents.map(\.id)
+        case .invalid(let status, let reason, let body):
+            record.body = Data(body)
+            if case .status(let code, let fields, let text)? = scripted?.action {
+                return finish(record, status: code, headers: fields, text: text)
+            }
+            return finish(record, status: status, headers: [:], text: reason)
+        }
+
+        var fault = scripted
+        if fault == nil {
+            fault = state.withLock { state -> Fault? in
+                if let maximum = state.maximumBatchSize, events.count > maximum {
+                    return .status(413, body: "At most \(maximum) events per request.")
+                }
+                guard let random = state.randomFaults else { return nil }
+                return random.fault(forUnit: state.generator.nextUnit())
+            }
+            record.fault = fault
+            if let fault, fault.delay > 0, await !Self.sleep(fault.delay) {
+                return .text(503, "The collector is shutting down.")
+            }
+        }
+
+        switch fault?.action {
+        case .status(let code, let fields, let text):
+            return finish(record, status: code, headers: fields, text: text)
+        case .closeMidResponse:
+            record.recorded = true
+            let accepted = store(events, request: record)
+            return .truncated(body: Self.acceptedBody(accepted: accepted, total: events.count))
+        case .accept, nil:
+            record.recorded = true
+            record.status = 200
+            let accepted = store(events, request: record)
+            return .json(200, Self.acceptedBody(accepted: accepted, total: events.count))
+        }
+    }
+
+    private func finish(
+        _ request: IngestRequest,
+        status: Int,
+        headers fields: [String: String],
+        text: String?
+    )
+        -> CollectorReply
+    {
+        var request = request
+        request.status = status
+        state.withLock { state in
+            request.index = state.requests.count
+            state.requests.append(request)
+        }
+        var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")]
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { headers.append((name, value)) }
+        let message = text ?? HTTPResponseStatus(statusCode: status).reasonPhrase
+        return .response(status: status, headers: headers, body: Array(message.utf8))
+    }
+
+    /// Records `events`, counting repeats of known ids; returns how many were new.
+    private func store(_ events: [Event], request: IngestRequest) -> Int {
+        var request = request
+        let (fresh, observers) = state.withLock { state -> ([Event], [@Sendable ([Event]) -> Void]) in
+            request.index = state.requests.count
+            state.requests.append(request)
+            var fresh = [Event]()
+            for event in events {
+                let count = state.receptions[event.id, default: 0]
+                state.receptions[event.id] = count + 1
+                if count == 0 {
+                    state.events.append(event)
+                    fresh.append(event)
+                } else {
+                    state.duplicates += 1
+                }
+            }
+            return (fresh, state.observers)
+        }
+        if !fresh.isEmpty {
+            for observer in observers { observer(fresh) }
+        }
+        return fresh.count
+    }
+
+    private func decode(_ rawBody: [UInt8], gzipped: Bool, contentType: String?) -> Decoded {
+        var body = rawBody
+        if gzipped {
+            do {
+                body = try Inflate.decompress(rawBody, limit: configuration.maximumBodyBytes * 4)
+            } catch {
+                return .invalid(status: 400, reason: "\(error)", body: rawBody)
+            }
+        }
+        guard let contentType, contentType.lowercased().hasPrefix("application/json") else {
+            return .invalid(
+                status: 415,
+                reason: "Content-Type must be application/json, not \(contentType ?? "missing").",
+                body: body
+            )
+        }
+        let events: [Event]
+        do {
+            events = try IngestParser.events(in: body)
+        } catch {
+            return .invalid(status: 400, reason: "Malformed body: \(error)", body: body)
+        }
+        for (index, event) in events.enumerated() {
+            for (field, value) in [("appID", event.appID), ("type", event.type), ("clientUser", event.clientUser)]
+            where value.isEmpty {
+                return .invalid(
+                    status: 400,
+                    reason: "Malformed body: event \(index) has an empty \(field).",
+                    body: body
+                )
+            }
+        }
+        return .events(events, body: body)
+    }
+
+    private static func acceptedBody(accepted: Int, total: Int) -> [UInt8] {
+        Array(#"{"accepted":\#(total),"new":\#(accepted),"duplicates":\#(total - accepted)}"#.utf8)
+    }
+
+    /// Sleeps; false when cancelled (shutdown).
+    private static func sleep(_ seconds: TimeInterval) async -> Bool {
+        do {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    // MARK: Paths
+
+    static func splitURI(_ uri: String) -> (path: String, query: String?) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, nil) }
+        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
+    }
+
+    /// The namespace of an ingest path `…/v2/namespace/{namespace}/` (trailing slash optional).
+    static func namespace(inPath path: String) -> String? {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.last == "" { segments.removeLast() }
+        guard segments.count >= 4 else { return nil }
+        let tail = segments.suffix(3)
+        let parts = Array(tail)
+        guard parts[0] == "v2", parts[1] == "namespace", !parts[2].isEmpty else { return nil }
+        return percentDecoded(parts[2])
+    }
+
+    /// `%XX` sequences decoded; the text unchanged when a sequence is invalid.
+    static func percentDecoded(_ text: Substring) -> String {
+        let utf8 = Array(text.utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%") {
+                guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+                else { return String(text) }
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(text)
+    }
+
+    static func queryValue(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.first.map(String.init) == name { return parts.count > 1 ? String(parts[1]) : "" }
+        }
+        return nil
+    }
+}
+#endif

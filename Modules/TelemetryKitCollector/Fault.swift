@@ -1,0 +1,122 @@
+#if Tools
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// How the collector answers one ingest request: the unit of its fault-injection script.
+///
+/// ```swift
+/// collector.script([.status(503, retryAfter: "1"), .closeMidResponse, .accept.delayed(by: 2)])
+/// ```
+public struct Fault: Sendable, Hashable, CustomStringConvertible {
+    /// What the collector does.
+    public enum Action: Sendable, Hashable {
+        /// Record the events and answer 200.
+        case accept
+        /// Answer with this status, these header fields and this body (the standard reason
+        /// phrase when nil) without recording the events.
+        case status(Int, headers: [String: String], body: String?)
+        /// Record the events, then send a truncated response and close the connection:
+        /// the client never learns that its batch arrived.
+        case closeMidResponse
+    }
+
+    public var action: Action
+    /// Seconds to wait before acting.
+    public var delay: TimeInterval
+
+    public init(_ action: Action, delay: TimeInterval = 0) {
+        self.action = action
+        self.delay = max(0, delay)
+    }
+
+    /// Record the events and answer 200.
+    public static let accept = Fault(.accept)
+    /// Record the events and lose the answer (truncated response, connection closed).
+    public static let closeMidResponse = Fault(.closeMidResponse)
+
+    /// Answer `code` (with `Retry-After` and other header fields when given) without
+    /// recording the events.
+    public static func status(
+        _ code: Int,
+        retryAfter: String? = nil,
+        headers: [String: String] = [:],
+        body: String? = nil
+    ) -> Fault {
+        var fields = headers
+        if let retryAfter { fields["Retry-After"] = retryAfter }
+        return Fault(.status(code, headers: fields, body: body))
+    }
+
+    /// The same fault after waiting `seconds`.
+    public func delayed(by seconds: TimeInterval) -> Fault {
+        Fault(action, delay: seconds)
+    }
+
+    public var description: String {
+        let base: String
+        switch action {
+        case .accept: base = "accept"
+        case .status(let code, let headers, _):
+            base = headers["Retry-After"].map { "status \(code) (Retry-After: \($0))" } ?? "status \(code)"
+        case .closeMidResponse: base = "close mid-response"
+        }
+        return delay > 0 ? "\(base) after \(delay) s" : base
+    }
+}
+
+/// Faults drawn at random, reproducibly, for requests that no script entry answers.
+///
+/// ```swift
+/// RandomFaults(seed: 42, [
+///     (.status(500), 0.20),
+///     (.status(503, retryAfter: "1"), 0.05),
+///     (.closeMidResponse, 0.05),
+/// ])   // the remaining 70 % are accepted
+/// ```
+public struct RandomFaults: Sendable {
+    public let seed: UInt64
+    public let rates: [(fault: Fault, probability: Double)]
+
+    /// Creates a fault mix; probabilities are clamped to 0…1 and their sum should not
+    /// exceed 1 (faults past a cumulative 1 never fire).
+    public init(seed: UInt64, _ rates: [(fault: Fault, probability: Double)]) {
+        self.seed = seed
+        self.rates = rates.map { ($0.fault, min(max($0.probability, 0), 1)) }
+    }
+
+    /// The fault for a draw `unit` in 0..<1, or nil to accept.
+    func fault(forUnit unit: Double) -> Fault? {
+        var cumulative = 0.0
+        for rate in rates {
+            cumulative += rate.probability
+            if unit < cumulative { return rate.fault }
+        }
+        return nil
+    }
+}
+
+/// SplitMix64: a tiny, fast, seedable generator, so a fault sequence can be replayed.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform draw in 0..<1.
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+}
+#endif

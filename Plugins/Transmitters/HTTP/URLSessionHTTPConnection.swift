@@ -1,0 +1,114 @@
+import Foundation
+import TelemetryKit
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``HTTPConnection``: `URLSession` (FoundationNetworking on Linux).
+///
+/// Uses an ephemeral session (no cookies, no cache, no stored credentials) that keeps
+/// connections alive between requests and never follows redirects, so a 3xx answer reaches
+/// the status rules instead of silently turning the POST into a GET elsewhere.
+public final class URLSessionHTTPConnection: HTTPConnection {
+    private let session: URLSession
+
+    /// Creates a connection with its own ephemeral `URLSession`.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking truncates the interval to whole seconds, and 0 times out at
+        // once: round sub-second timeouts up.
+        urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up))
+        #else
+        urlRequest.timeoutInterval = request.timeout
+        #endif
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        for header in request.headers {
+            urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
+        }
+        urlRequest.httpBody = request.body
+
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                        return
+                    }
+                    guard let http = response as? HTTPURLResponse else {
+                        continuation.resume(throwing: HTTPConnectionError("The response is not an HTTP response."))
+                        return
+                    }
+                    var headers = [String: String]()
+                    for (name, value) in http.allHeaderFields {
+                        if let name = name as? String, let value = value as? String {
+                            headers[name] = value
+                        }
+                    }
+                    continuation.resume(
+                        returning: HTTPResponse(statusCode: http.statusCode, headers: headers, body: data ?? Data())
+                    )
+                }
+                box.start(task)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// Holds the running task so that cancellation can reach it, whichever comes first.
+private final class TaskBox: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var cancelled = false
+    }
+
+    private let state = Locked(State())
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+}
+
+/// Answers every redirect with "do not follow": the transmitter maps the 3xx itself.
+private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

@@ -1,0 +1,193 @@
+#if Tools
+import Foundation
+import Testing
+import TelemetryKit
+import TelemetryKitCollector
+
+/// Runs the built `telemetrykit` executable as a subprocess.
+@Suite struct TelemetryKitCLITests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// The executable next to the test bundle in the build folder.
+    private static func executable() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["TELEMETRYKIT_CLI_PATH"] {
+            return URL(fileURLWithPath: path)
+        }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // On macOS the test binary sits inside a .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents"
+        {
+            directory.deleteLastPathComponent()
+        }
+        let candidate = directory.appendingPathComponent("telemetrykit")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw CLITestError("telemetrykit not found at \(candidate.path); build it with --traits Tools")
+        }
+        return candidate
+    }
+
+    /// Runs `telemetrykit arguments…` to completion, capturing its output through files
+    /// (pipes could fill up and block the child).
+    private func run(_ arguments: [String]) async throws -> Run {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tk-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        let outputHandle = try FileHandle(forWritingTo: outputURL)
+        let errorHandle = try FileHandle(forWritingTo: errorURL)
+
+        let process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        process.standardInput = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try outputHandle.close()
+        try errorHandle.close()
+        return Run(
+            status: status,
+            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+        )
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tk-cli-home-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func demoSendsAThousandEventsAndPrintsTheSummary() async throws {
+        let result = try await run(["demo"])
+        #expect(result.status == 0, "stderr: \(result.errors)")
+        #expect(result.output.contains("1000 × Demo.screenShown"))
+        #expect(result.output.contains("× TelemetryDeck.Session.started (sent by the SDK's processors)"))
+        #expect(result.output.contains("(0 duplicates)"))
+        #expect(result.output.contains("rejected: 0   retried: 0"))
+        #expect(result.output.contains("Sending: 1000/1000"))
+        #expect(result.output.contains("time per event: "))
+        #expect(result.output.contains("Example event (as received"))
+        #expect(result.output.contains(#""type" : "Demo.screenShown""#))
+        #expect(result.output.contains(#""appID" : "DEMO-APP-ID""#))
+        // The example shows the default processors' parameters too.
+        #expect(result.output.contains(#""TelemetryDeck.Device.operatingSystem" : "#))
+        #expect(result.output.contains(#""screen" : "home""#))
+    }
+
+    @Test func sendKeepsTheEventWhileTheEndpointIsDownAndFlushDeliversItLater() async throws {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        // Find a free port, then leave it closed: the endpoint is down.
+        let probe = try await Collector.start()
+        let port = probe.port
+        await probe.shutdown()
+        let endpoint = "http://127.0.0.1:\(port)"
+
+        let send = try await run([
+            "send", "Checkout.completed", "--parameter", "items=3", "-p", "coupon=SPRING", "-p", "express=true",
+            "--float", "19.99", "--endpoint", endpoint, "--app-id", "CLI-TEST", "--namespace", "cli",
+            "--directory", home.path,
+        ])
+        #expect(send.status == 0, "stderr: \(send.errors)")
+        #expect(send.output.contains("1 event(s) stay queued"))
+
+        let down = try await run(["status", "--directory", home.path])
+        #expect(down.status == 0)
+        #expect(down.output.contains("Queued:       1 event(s)"))
+        #expect(down.output.contains("Last success: never"))
+        #expect(down.output.contains("Backoff:      10 s after 1 failed attempt(s)"))
+        #expect(down.output.contains("Last error:   connection refused"))
+
+        let collector = try await Collector.start(Collector.Configuration(port: port))
+        let flush = try await run(["flush", "--directory", home.path])
+        await collector.shutdown()
+        #expect(flush.status == 0, "stderr: \(flush.errors)")
+        #expect(flush.output.contains("Delivered 1 event(s) to \(endpoint)/v2/namespace/cli/."))
+        let event = try #require(collector.events.first)
+        #expect(collector.eventCount == 1)
+        #expect(event.type == "Checkout.completed")
+        #expect(event.appID == "CLI-TEST")
+        #expect(event.payload == ["items": .int(3), "coupon": .string("SPRING"), "express": .bool(true)])
+        #expect(event.floatValue == 19.99)
+        #expect(collector.requests.first?.path == "/v2/namespace/cli/")
+
+        let up = try await run(["status", "--directory", home.path])
+        #expect(up.output.contains("Queued:       0 event(s)"))
+        #expect(up.output.contains("Backoff:      none"))
+        #expect(!up.output.contains("Last success: never"))
+    }
+
+    @Test func flushFailsWhileEventsStayQueued() async throws {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let probe = try await Collector.start()
+        let endpoint = probe.baseURL
+        await probe.shutdown()
+        _ = try await run(["send", "Ping", "--endpoint", endpoint, "--directory", home.path])
+        let flush = try await run(["flush", "--directory", home.path])
+        #expect(flush.status == 1)
+        #expect(flush.output.contains("1 event(s) stay queued (connection refused)."))
+    }
+
+    @Test(arguments: [
+        ["send"],
+        ["frobnicate"],
+        ["send", "Event", "--parameter", "no-equals-sign"],
+        ["send", "Event", "--float", "abc"],
+        ["send", "Event", "--endpoint", "ftp://example.com"],
+        ["send", "Event", "--endpoint", "http://example.com"],
+        ["send", "Event", "--endpoint", "https://exa mple.com"],
+        ["send", "   "],
+        ["collect", "--port", "70000"],
+        ["demo", "--count", "0"],
+        ["status", "--unknown-flag"],
+    ])
+    func badArgumentsPrintUsageAndFail(arguments: [String]) async throws {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        // `send` gets a scratch directory so that a bug could never touch the user's queue.
+        let scratch = arguments.first == "send" ? ["--directory", home.path] : []
+        let result = try await run(arguments + scratch)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("Error: "))
+        #expect(result.errors.contains("Usage: telemetrykit"))
+        #expect(!result.errors.contains("Fatal error"))
+        #expect(!result.errors.contains("Stack dump"))
+    }
+
+    @Test func collectRunsForTheGivenDuration() async throws {
+        let result = try await run(["collect", "--port", "0", "--duration", "0.5"])
+        #expect(result.status == 0, "stderr: \(result.errors)")
+        #expect(result.output.contains("Collecting on http://127.0.0.1:"))
+        #expect(result.output.contains("Received 0 event(s), 0 duplicate(s)."))
+    }
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+#endif

@@ -1,0 +1,334 @@
+#if Tools
+import Testing
+import TelemetryKit
+import TelemetryKitCollector
+import TelemetryKitHTTP
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The collector over real HTTP on loopback.
+@Suite struct CollectorTests {
+    private let connection = URLSessionHTTPConnection()
+
+    private func event(_ number: Int, payload: [String: PayloadValue] = ["screen": "home", "n": 1]) -> Event {
+        Event(
+            id: UUID(uuidString: "00000000-0000-4000-8000-" + String(String(number + 1_000_000_000_000).suffix(12)))
+                ?? UUID(),
+            appID: "APP",
+            type: "Event.\(number)",
+            clientUser: "user",
+            receivedAt: Date(timeIntervalSince1970: Double(1_718_460_000_000 + Int64(number)) / 1000),
+            payload: payload
+        )
+    }
+
+    private func post(
+        _ collector: Collector,
+        body: [UInt8],
+        path: String = "/v2/namespace/ns/",
+        headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")]
+    ) async throws -> HTTPResponse {
+        let url = try #require(URL(string: collector.baseURL + path))
+        return try await connection.send(HTTPRequest(url: url, headers: headers, body: Data(body), timeout: 10))
+    }
+
+    private func get(_ collector: Collector, _ path: String) async throws -> HTTPResponse {
+        let url = try #require(URL(string: collector.baseURL + path))
+        return try await connection.send(HTTPRequest(url: url, method: "GET", timeout: 10))
+    }
+
+    private func withCollector(_ body: (Collector) async throws -> Void) async throws {
+        let collector = try await Collector.start()
+        do {
+            try await body(collector)
+        } catch {
+            await collector.shutdown()
+            throw error
+        }
+        await collector.shutdown()
+    }
+
+    @Test func acceptsEncodedEventsAndRecordsThem() async throws {
+        try await withCollector { collector in
+            let events = [event(1), event(2, payload: ["ratio": 0.5, "flag": false, "big": .int(Int64.max)])]
+            let response = try await post(collector, body: EventWireEncoder.encode(events))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"accepted":2,"new":2,"duplicates":0}"#)
+            #expect(collector.events == events)
+            #expect(collector.requests.first?.namespace == "ns")
+        }
+    }
+
+    @Test(arguments: [
+        ("", "at byte 0: the body must be a JSON array of events (the body ends early)"),
+        ("{}", "at byte 0: the body must be a JSON array of events"),
+        ("[1]", "at byte 1: event 0 is not an object"),
+        ("[{}]", "at byte 1: event 0 has no id"),
+        (#"[{"id":"nope"}]"#, "at byte 7: event 0: id is not a UUID"),
+        ("[", "at byte 1: event 0 is not an object"),
+        ("[] x", "at byte 3: unexpected data after the array"),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"yesterday"}]"#,
+            "at byte 99: event 0: receivedAt 'yesterday' is not an ISO 8601 UTC timestamp"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z","payload":{"k":null}}]"#,
+            "at byte 141: event 0: payload value 'k' is not a string, number or boolean"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T\#u{1}\#u{1}","clientUser":"u"}]"#,
+            "at byte 67: raw control character in a string"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"\ud800","clientUser":"u"}]"#,
+            "at byte 66: unpaired surrogate in \\u escape"
+        ),
+        (
+            #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z"}]"#,
+            "event 0 has an empty appID."
+        ),
+    ])
+    func malformedBodiesAreRefusedWithAReason(body: String, reason: String) async throws {
+        try await withCollector { collector in
+            let response = try await post(collector, body: Array(body.utf8))
+            #expect(response.statusCode == 400)
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(text.hasPrefix("Malformed body: "))
+            #expect(text.hasSuffix(reason))
+            #expect(collector.events.isEmpty)
+            #expect(collector.requests.first?.status == 400)
+            #expect(collector.requests.first?.recorded == false)
+        }
+    }
+
+    @Test func parsesEscapesSurrogatePairsAndUnknownKeys() async throws {
+        try await withCollector { collector in
+            let body = #"""
+                [ {"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"Tab\t\"q\" \u00e9\ud83d\ude80\/",
+                   "clientUser":"u","sessionID":null,"receivedAt":"2024-01-01T00:00:00.250Z",
+                   "payload":{"i":-12,"d":2.5e3,"z":0,"b":true,"s":"x"},"floatValue":1E-2,"isTestMode":true,
+                   "extra":{"nested":[1,2,{"deep":null}],"s":"v"}} ]
+                """#
+            let response = try await post(collector, body: Array(body.utf8))
+            #expect(response.statusCode == 200)
+            let event = try #require(collector.events.first)
+            #expect(event.type == "Tab\t\"q\" é🚀/")
+            #expect(event.sessionID == nil)
+            #expect(event.receivedAt == Date(timeIntervalSince1970: 1_704_067_200.25))
+            #expect(
+                event.payload == [
+                    "i": .int(-12), "d": .double(2500), "z": .int(0), "b": .bool(true), "s": .string("x"),
+                ]
+            )
+            #expect(event.floatValue == 0.01)
+            #expect(event.isTestMode)
+        }
+    }
+
+    @Test func inflatesGzipBodies() async throws {
+        try await withCollector { collector in
+            let events = (0..<20).map { event($0) }
+            let body = try Gzip.compress(EventWireEncoder.encode(events))
+            let response = try await post(
+                collector,
+                body: body,
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Content-Encoding", "gzip")]
+            )
+            #expect(response.statusCode == 200)
+            #expect(collector.eventCount == 20)
+            #expect(collector.requests.first?.wasGzipped == true)
+            #expect(collector.requests.first?.rawBodyByteCount == body.count)
+        }
+    }
+
+    @Test func refusesBrokenGzip() async throws {
+        try await withCollector { collector in
+            let response = try await post(
+                collector,
+                body: Array("[not gzip]".utf8),
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Content-Encoding", "gzip")]
+            )
+            #expect(response.statusCode == 400)
+            #expect(String(decoding: response.body, as: UTF8.self).contains("not valid gzip"))
+        }
+    }
+
+    @Test func refusesOtherContentTypes() async throws {
+        try await withCollector { collector in
+            let response = try await post(
+                collector,
+                body: EventWireEncoder.encode([event(1)]),
+                headers: [HTTPHeader("Content-Type", "text/plain")]
+            )
+            #expect(response.statusCode == 415)
+            #expect(collector.events.isEmpty)
+        }
+    }
+
+    @Test func routesByPathAndMethod() async throws {
+        try await withCollector { collector in
+            let response1 = try await post(collector, body: [], path: "/v1/other")
+
+            #expect(response1.statusCode == 404)
+            let response2 = try await get(collector, "/v2/namespace/ns/")
+
+            #expect(response2.statusCode == 405)
+            let response3 = try await get(collector, "/nothing-here")
+
+            #expect(response3.statusCode == 404)
+            let prefixed = try await post(
+                collector,
+                body: EventWireEncoder.encode([event(1)]),
+                path: "/base/v2/namespace/x%20y/"
+            )
+            #expect(prefixed.statusCode == 200)
+            #expect(collector.requests.first?.path == "/base/v2/namespace/x%20y/")
+            #expect(collector.requests.first?.namespace == "x y")
+        }
+    }
+
+    @Test func countsDuplicatesByID() async throws {
+        try await withCollector { collector in
+            let body = EventWireEncoder.encode([event(1), event(2)])
+            _ = try await post(collector, body: body)
+            let again = try await post(collector, body: EventWireEncoder.encode([event(2), event(3)]))
+            #expect(String(decoding: again.body, as: UTF8.self) == #"{"accepted":2,"new":1,"duplicates":1}"#)
+            #expect(collector.events.map(\.type) == ["Event.1", "Event.2", "Event.3"])
+            #expect(collector.duplicateCount == 1)
+            #expect(collector.receptionCount(of: event(2).id) == 2)
+            #expect(collector.receptionCount(of: event(9).id) == 0)
+        }
+    }
+
+    @Test func servesEventsAsJSON() async throws {
+        try await withCollector { collector in
+            _ = try await post(collector, body: EventWireEncoder.encode([event(1), event(2), event(3)]))
+            let all = try await get(collector, "/events")
+            #expect(all.statusCode == 200)
+            #expect(all.value(forHeader: "content-type") == "application/json")
+            struct Document: Decodable {
+                var received: Int
+                var duplicates: Int
+                var requests: Int
+                var events: [Event]
+            }
+            let document = try JSONDecoder().decode(Document.self, from: all.body)
+            #expect(document.received == 3)
+            #expect(document.duplicates == 0)
+            #expect(document.requests == 1)
+            #expect(document.events.map(\.type) == ["Event.1", "Event.2", "Event.3"])
+            let latest = try JSONDecoder().decode(Document.self, from: try await get(collector, "/events?limit=2").body)
+            #expect(latest.events.map(\.type) == ["Event.2", "Event.3"])
+        }
+    }
+
+    @Test func servesARefreshingPageOfTheLatestEvents() async throws {
+        try await withCollector { collector in
+            _ = try await post(collector, body: EventWireEncoder.encode([event(1, payload: ["note": "<b>&"])]))
+            let page = try await get(collector, "/")
+            #expect(page.statusCode == 200)
+            #expect(page.value(forHeader: "content-type") == "text/html; charset=utf-8")
+            let html = String(decoding: page.body, as: UTF8.self)
+            #expect(html.contains(#"<meta http-equiv="refresh" content="2">"#))
+            #expect(html.contains("1 events received, 0 duplicates dropped"))
+            #expect(html.contains("<b>Event.1</b>"))
+            #expect(html.contains("note=&lt;b&gt;&amp;"))
+        }
+    }
+
+    @Test func scriptedFaultsAnswerRequestsInOrder() async throws {
+        try await withCollector { collector in
+            collector.script([.status(503, retryAfter: "4"), .status(500, body: "boom"), .accept])
+            let body = EventWireEncoder.encode([event(1)])
+            let first = try await post(collector, body: body)
+            #expect(first.statusCode == 503)
+            #expect(first.value(forHeader: "retry-after") == "4")
+            let second = try await post(collector, body: body)
+            #expect(second.statusCode == 500)
+            #expect(String(decoding: second.body, as: UTF8.self) == "boom")
+            #expect(collector.events.isEmpty)
+            let response4 = try await post(collector, body: body)
+
+            #expect(response4.statusCode == 200)
+            #expect(collector.eventCount == 1)
+            #expect(collector.requests.map(\.status) == [503, 500, 200])
+            #expect(collector.requests.map(\.index) == [0, 1, 2])
+            #expect(collector.pendingScript.isEmpty)
+        }
+    }
+
+    @Test func closingMidResponseRecordsButLosesTheAnswer() async throws {
+        try await withCollector { collector in
+            collector.script([.closeMidResponse])
+            await #expect(throws: (any Error).self) {
+                try await post(collector, body: EventWireEncoder.encode([event(1)]))
+            }
+            #expect(collector.eventCount == 1)
+            let request = try #require(collector.requests.first)
+            #expect(request.answerLost)
+            #expect(request.status == nil)
+        }
+    }
+
+    @Test func answersTooLargeAboveTheBatchLimit() async throws {
+        try await withCollector { collector in
+            collector.setMaximumBatchSize(2)
+            let response5 = try await post(collector, body: EventWireEncoder.encode([event(1), event(2), event(3)]))
+
+            #expect(response5.statusCode == 413)
+            let response6 = try await post(collector, body: EventWireEncoder.encode([event(1), event(2)]))
+
+            #expect(response6.statusCode == 200)
+            #expect(collector.eventCount == 2)
+        }
+    }
+
+    @Test func randomFaultsAreReproducibleFromTheSeed() async throws {
+        func statuses(seed: UInt64) async throws -> [Int?] {
+            var result: [Int?] = []
+            try await withCollector { collector in
+                collector.setRandomFaults(RandomFaults(seed: seed, [(.status(500), 0.3), (.status(429), 0.2)]))
+                for number in 0..<40 {
+                    _ = try await post(collector, body: EventWireEncoder.encode([event(number)]))
+                }
+                result = collector.requests.map(\.status)
+            }
+            return result
+        }
+        let first = try await statuses(seed: 99)
+        let second = try await statuses(seed: 99)
+        #expect(first == second)
+        #expect(first.contains(500))
+        #expect(first.contains(429))
+        #expect(first.contains(200))
+        #expect(try await statuses(seed: 100) != first)
+    }
+
+    @Test func notifiesObserversOfNewEvents() async throws {
+        try await withCollector { collector in
+            let seen = Locked([String]())
+            collector.observe { events in seen.withLock { $0 += events.map(\.type) } }
+            _ = try await post(collector, body: EventWireEncoder.encode([event(1), event(2)]))
+            _ = try await post(collector, body: EventWireEncoder.encode([event(2)]))
+            #expect(seen.current == ["Event.1", "Event.2"])
+        }
+    }
+
+    @Test func resetForgetsEventsButKeepsServing() async throws {
+        try await withCollector { collector in
+            _ = try await post(collector, body: EventWireEncoder.encode([event(1)]))
+            collector.reset()
+            #expect(collector.events.isEmpty)
+            #expect(collector.requests.isEmpty)
+            let response7 = try await post(collector, body: EventWireEncoder.encode([event(1)]))
+
+            #expect(response7.statusCode == 200)
+            #expect(collector.duplicateCount == 0)
+        }
+    }
+}
+#endif

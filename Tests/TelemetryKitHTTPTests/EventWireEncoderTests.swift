@@ -1,0 +1,122 @@
+import TelemetryKit
+import TelemetryKitHTTP
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+struct EventWireEncoderTests {
+    private func decode(_ bytes: [UInt8]) throws -> [Event] {
+        try JSONDecoder().decode([Event].self, from: Data(bytes))
+    }
+
+    @Test func roundTripsThroughJSONDecoder() throws {
+        let events = [
+            Fixtures.event(number: 1),
+            Fixtures.event(number: 2, sessionID: nil, floatValue: nil, isTestMode: true),
+            Fixtures.event(number: 3, payload: Fixtures.defaultProcessorsPayload),
+            Fixtures.event(number: 4, payload: [:]),
+        ]
+        let decoded = try decode(EventWireEncoder.encode(events))
+        #expect(decoded == events)
+    }
+
+    @Test func encodesAnEmptyBatchAsAnEmptyArray() {
+        #expect(EventWireEncoder.encode([]) == Array("[]".utf8))
+    }
+
+    @Test func writesTheWireFieldsWithTheirJSONTypes() throws {
+        let event = Fixtures.event(number: 10)
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        #expect(
+            Set(object.keys) == [
+                "id", "appID", "type", "clientUser", "sessionID", "receivedAt", "payload", "floatValue", "isTestMode",
+            ]
+        )
+        #expect(object["id"] == .string("00000000-0000-4000-8000-00000000000A"))
+        #expect(object["appID"] == .string("APP-ID"))
+        #expect(object["type"] == .string("Screen.shown"))
+        #expect(object["clientUser"] == .string(SHA256Hex.digest("user-10")))
+        #expect(object["sessionID"] == .string("0F7E2A4C-9D1B-4C3E-8F5A-6B2D1E0C9A87"))
+        #expect(object["receivedAt"] == .string("2024-06-15T14:00:00.133Z"))
+        #expect(object["floatValue"] == .number(1.5))
+        #expect(object["isTestMode"] == .bool(false))
+        #expect(
+            object["payload"]
+                == .object([
+                    "screen": .string("home"), "count": .number(3), "ratio": .number(0.25), "isPro": .bool(true),
+                ])
+        )
+    }
+
+    @Test func omitsAbsentSessionAndFloatValue() throws {
+        let event = Fixtures.event(sessionID: nil, floatValue: nil)
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        #expect(object["sessionID"] == nil)
+        #expect(object["floatValue"] == nil)
+    }
+
+    @Test func escapesQuotesBackslashesAndEveryControlCharacter() throws {
+        var control = ""
+        for value in 0..<0x20 {
+            control.unicodeScalars.append(Unicode.Scalar(UInt8(value)))
+        }
+        let tricky = "quote \" backslash \\ slash / tab\t newline\n" + control + "\u{7F}"
+        let event = Fixtures.event(type: tricky, payload: [tricky: .string(tricky)])
+        let bytes = EventWireEncoder.encode([event])
+        // No raw control character may appear inside the JSON text.
+        #expect(!bytes.contains { $0 < 0x20 })
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"\u0000\u0001"#))
+        let decoded = try decode(bytes)
+        #expect(decoded.first?.type == tricky)
+        #expect(decoded.first?.payload[tricky] == .string(tricky))
+    }
+
+    @Test func keepsNonASCIITextAsUTF8() throws {
+        let text = "Grüße, 東京 🚀 é"
+        let event = Fixtures.event(type: text, payload: ["city": .string(text)])
+        let bytes = EventWireEncoder.encode([event])
+        #expect(String(decoding: bytes, as: UTF8.self).contains(text))
+        #expect(try decode(bytes) == [event])
+    }
+
+    @Test(arguments: [
+        (Double.nan, "NaN"), (Double.infinity, "Infinity"), (-Double.infinity, "-Infinity"),
+    ])
+    func writesNonFinitePayloadNumbersAsStrings(value: Double, expected: String) throws {
+        let event = Fixtures.event(payload: ["value": .double(value)], floatValue: value)
+        let bytes = EventWireEncoder.encode([event])
+        let object = try #require(JSONValue.parse(bytes).array?.first?.object)
+        #expect(object["payload"] == .object(["value": .string(expected)]))
+        #expect(object["floatValue"] == nil)
+    }
+
+    @Test(arguments: [
+        Int64.min, -1, 0, 7, 10, 1_234_567_890, Int64.max,
+    ])
+    func writesIntegersExactly(value: Int64) throws {
+        let event = Fixtures.event(payload: ["n": .int(value)])
+        let decoded = try decode(EventWireEncoder.encode([event]))
+        #expect(decoded.first?.payload["n"] == .int(value))
+    }
+
+    @Test(arguments: [
+        0.1, -2.5, 1e-5, 1.7976931348623157e308, Double.leastNonzeroMagnitude, 123_456.789, -0.001,
+    ])
+    func writesDoublesThatRoundTrip(value: Double) throws {
+        let event = Fixtures.event(payload: ["x": .double(value)], floatValue: value)
+        let decoded = try #require(try decode(EventWireEncoder.encode([event])).first)
+        #expect(decoded.payload["x"] == .double(value))
+        #expect(decoded.floatValue == value)
+    }
+
+    @Test func matchesJSONEncoderOutputUpToKeyOrder() throws {
+        let events = [Fixtures.event(number: 5, payload: Fixtures.defaultProcessorsPayload)]
+        let ours = try JSONValue.parse(EventWireEncoder.encode(events))
+        let reference = try JSONValue.parse(Array(JSONEncoder().encode(events)))
+        #expect(ours == reference)
+    }
+}

@@ -1,0 +1,281 @@
+#if Tools
+import Testing
+import TelemetryKit
+import TelemetryKitCollector
+import TelemetryKitHTTP
+import TelemetryKitTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The transmitter against the real collector on loopback: no mocked URL loading.
+@Suite struct HTTPEventTransmitterTests {
+    private let batch = [Fixtures.event(number: 1), Fixtures.event(number: 2, sessionID: nil, floatValue: nil)]
+
+    // MARK: Request shape
+
+    @Test(arguments: [
+        ("", "/v2/namespace/test-ns/"),
+        ("/", "/v2/namespace/test-ns/"),
+        ("/ingest", "/ingest/v2/namespace/test-ns/"),
+        ("/ingest/", "/ingest/v2/namespace/test-ns/"),
+        ("/a/b", "/a/b/v2/namespace/test-ns/"),
+    ])
+    func postsToTheComposedPath(basePath: String, expectedPath: String) async throws {
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector, path: basePath)
+            #expect(await transmitter.transmit(batch) == .delivered)
+            let request = try #require(collector.requests.first)
+            #expect(request.method == "POST")
+            #expect(request.path == expectedPath)
+            #expect(request.namespace == "test-ns")
+        }
+    }
+
+    @Test func sendsJSONHeadersAndConfiguredExtras() async throws {
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector) { $0.additionalHeaders = ["X-Api-Key": "secret-1"] }
+            #expect(await transmitter.transmit(batch) == .delivered)
+            let headers = try #require(collector.requests.first).headers
+            #expect(headers["content-type"] == "application/json")
+            #expect(headers["user-agent"] == "TelemetryKit/\(SDKInfo.version)")
+            #expect(headers["x-api-key"] == "secret-1")
+            #expect(headers["content-encoding"] == nil)
+        }
+    }
+
+    @Test func bodyIsTheJSONArrayOfTheBatch() async throws {
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .delivered)
+            let request = try #require(collector.requests.first)
+            let body = try #require(try JSONValue.parse(request.body).array)
+            #expect(body.count == 2)
+            let first = try #require(body.first?.object)
+            #expect(first["id"] == .string("00000000-0000-4000-8000-000000000001"))
+            #expect(first["receivedAt"] == .string("2024-06-15T14:00:00.124Z"))
+            #expect(first["payload"]?.object?["count"] == .number(3))
+            #expect(first["payload"]?.object?["isPro"] == .bool(true))
+            #expect(first["isTestMode"] == .bool(false))
+            #expect(body.last?.object?["sessionID"] == nil)
+            #expect(collector.events == batch)
+            #expect(request.eventIDs == batch.map(\.id))
+        }
+    }
+
+    @Test func gzipBodiesRoundTrip() async throws {
+        try await withCollector { collector in
+            let events = (0..<50).map { Fixtures.event(number: $0, payload: Fixtures.defaultProcessorsPayload) }
+            let transmitter = try makeTransmitter(for: collector) { $0.compression = .gzip }
+            #expect(await transmitter.transmit(events) == .delivered)
+            let request = try #require(collector.requests.first)
+            #expect(request.headers["content-encoding"] == "gzip")
+            #expect(request.wasGzipped)
+            #expect(request.rawBodyByteCount * 5 < request.body.count)
+            #expect(collector.events == events)
+        }
+    }
+
+    @Test func anEmptyBatchSendsNothing() async throws {
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit([]) == .delivered)
+            #expect(collector.requests.isEmpty)
+        }
+    }
+
+    // MARK: Status rules
+
+    @Test(arguments: [200, 201, 202, 204])
+    func successStatusesDeliver(code: Int) async throws {
+        try await withCollector { collector in
+            collector.script([.status(code)])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .delivered)
+        }
+    }
+
+    @Test(arguments: [400, 401, 403, 404, 422, 501, 505])
+    func permanentErrorsReject(code: Int) async throws {
+        try await withCollector { collector in
+            collector.script([.status(code, body: "refused: reason \(code)")])
+            let outcome = try await makeTransmitter(for: collector).transmit(batch)
+            #expect(outcome == .rejected(RejectionReason("refused: reason \(code)", statusCode: code)))
+        }
+    }
+
+    @Test func rejectionWithoutBodyUsesTheStandardPhrase() async throws {
+        try await withCollector { collector in
+            collector.script([.status(401, body: "")])
+            let outcome = try await makeTransmitter(for: collector).transmit(batch)
+            #expect(outcome == .rejected(RejectionReason("Unauthorized", statusCode: 401)))
+        }
+    }
+
+    @Test func payloadTooLargeAsksForASplit() async throws {
+        try await withCollector { collector in
+            collector.setMaximumBatchSize(1)
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .payloadTooLarge)
+            #expect(collector.requests.first?.status == 413)
+            #expect(collector.events.isEmpty)
+        }
+    }
+
+    @Test(arguments: [301, 302, 307, 308, 408, 410, 418, 429, 500, 502, 503, 504, 599])
+    func everythingElseRetries(code: Int) async throws {
+        try await withCollector { collector in
+            collector.script([.status(code)])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+        }
+    }
+
+    @Test(arguments: [301, 302, 307, 308])
+    func redirectsAreNotFollowed(code: Int) async throws {
+        try await withCollector { collector in
+            let elsewhere = collector.baseURL + "/elsewhere/v2/namespace/test-ns/"
+            collector.script([.status(code, headers: ["Location": elsewhere])])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+            // Only the original request arrived: the client did not follow the Location.
+            #expect(collector.requests.map(\.path) == ["/v2/namespace/test-ns/"])
+        }
+    }
+
+    // MARK: Retry-After
+
+    @Test(arguments: [(429, "7", 7.0), (503, "120", 120), (503, "0", 0)])
+    func retryAfterSecondsIsHonoured(code: Int, header: String, expected: Double) async throws {
+        try await withCollector { collector in
+            collector.script([.status(code, retryAfter: header)])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: expected))
+        }
+    }
+
+    @Test(arguments: [
+        ("Mon, 01 Jan 2024 00:02:00 GMT", 120.0),
+        ("Monday, 01-Jan-24 00:00:45 GMT", 45),
+        ("Sun, 31 Dec 2023 23:59:00 GMT", 0),
+    ])
+    func retryAfterHTTPDateIsHonoured(header: String, expected: Double) async throws {
+        try await withCollector { collector in
+            collector.script([.status(503, retryAfter: header)])
+            // ManualClock starts at 2024-01-01T00:00:00Z.
+            let transmitter = try makeTransmitter(for: collector, clock: ManualClock())
+            #expect(await transmitter.transmit(batch) == .retry(after: expected))
+        }
+    }
+
+    @Test func retryAfterIsCappedByTheConfiguredMaximum() async throws {
+        try await withCollector { collector in
+            collector.script([.status(429, retryAfter: "999999")])
+            let transmitter = try makeTransmitter(for: collector) { $0.maximumRetryAfter = 600 }
+            #expect(await transmitter.transmit(batch) == .retry(after: 600))
+        }
+    }
+
+    @Test(arguments: [500, 502])
+    func retryAfterIsIgnoredOnOtherStatuses(code: Int) async throws {
+        try await withCollector { collector in
+            collector.script([.status(code, retryAfter: "30")])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+        }
+    }
+
+    @Test func unparseableRetryAfterFallsBackToBackoff() async throws {
+        try await withCollector { collector in
+            collector.script([.status(503, retryAfter: "later, maybe")])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+        }
+    }
+
+    // MARK: Overrides
+
+    @Test func overrideRetriesAForbiddenBatch() async throws {
+        try await withCollector { collector in
+            collector.script([.status(403)])
+            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [403: .retry] }
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+        }
+    }
+
+    @Test func overrideDropsAServerErrorBatch() async throws {
+        try await withCollector { collector in
+            collector.script([.status(500, body: "boom")])
+            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [500: .drop] }
+            #expect(await transmitter.transmit(batch) == .rejected(RejectionReason("boom", statusCode: 500)))
+        }
+    }
+
+    @Test func overrideCanDropInsteadOfSplitting() async throws {
+        try await withCollector { collector in
+            collector.script([.status(413, body: "too big")])
+            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [413: .drop] }
+            #expect(await transmitter.transmit(batch) == .rejected(RejectionReason("too big", statusCode: 413)))
+        }
+    }
+
+    @Test func overrideRetryStillReadsRetryAfterOn503() async throws {
+        try await withCollector { collector in
+            collector.script([.status(503, retryAfter: "5"), .status(200)])
+            let transmitter = try makeTransmitter(for: collector) {
+                $0.customRetryForStatusCodes = [503: .retry, 200: .drop]
+            }
+            #expect(await transmitter.transmit(batch) == .retry(after: 5))
+            // 2xx cannot be overridden: a delivered batch is delivered.
+            #expect(await transmitter.transmit(batch) == .delivered)
+        }
+    }
+
+    // MARK: Network failures
+
+    @Test func timeoutRetries() async throws {
+        try await withCollector { collector in
+            collector.script([Fault.accept.delayed(by: 5)])
+            let logger = RecordingLogger()
+            let transmitter = try makeTransmitter(for: collector, logger: logger) { $0.timeout = 1 }
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+            #expect(logger.messages(at: .info).count == 1)
+        }
+    }
+
+    @Test func connectionClosedMidResponseRetriesAlthoughTheEventsArrived() async throws {
+        try await withCollector { collector in
+            collector.script([.closeMidResponse])
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(batch) == .retry(after: nil))
+            #expect(collector.events == batch)
+            #expect(collector.requests.first?.answerLost == true)
+            // The re-send is recognised by id.
+            #expect(await transmitter.transmit(batch) == .delivered)
+            #expect(collector.eventCount == 2)
+            #expect(collector.duplicateCount == 2)
+        }
+    }
+
+    @Test func connectionRefusedRetries() async throws {
+        let collector = try await Collector.start()
+        let transmitter = try makeTransmitter(for: collector)
+        await collector.shutdown()
+        #expect(await transmitter.transmit(batch) == .retry(after: nil))
+    }
+
+    @Test func networkFailuresAreLoggedAtInfo() async throws {
+        let collector = try await Collector.start()
+        let logger = RecordingLogger()
+        let transmitter = try makeTransmitter(for: collector, logger: logger)
+        await collector.shutdown()
+        _ = await transmitter.transmit(batch)
+        let messages = logger.messages(at: .info)
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("Sending 2 events to \(transmitter.endpoint.absoluteString) failed") == true)
+    }
+}
+#endif
