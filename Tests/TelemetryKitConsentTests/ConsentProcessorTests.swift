@@ -342,6 +342,37 @@ struct ConsentProcessorTests {
         #expect(consent.grantedPurposes.isEmpty)
     }
 
+    /// Prefixes parameter keys once, like `DefaultPrefixProcessor` with a parameter prefix.
+    struct KeyPrefixer: EventProcessor {
+        func process(
+            _ input: EventInput,
+            context: EventContext,
+            next: @Sendable (EventInput, EventContext) async throws -> Event
+        ) async throws -> Event {
+            var input = input
+            var prefixed = EventParameters()
+            for (key, value) in input.parameters {
+                prefixed[key.hasPrefix("App.") ? key : "App." + key] = value
+            }
+            input.parameters = prefixed
+            return try await next(input, context)
+        }
+    }
+
+    @Test func releaseStillWorksWhenAnEarlierProcessorPrefixesKeys() async {
+        let consent = ConsentProcessor()
+        let harness = await TestHarness.make(processors: [KeyPrefixer(), consent])
+        harness.client.event("Waiting.1", parameters: ["n": 1])
+        harness.client.event("Waiting.2", parameters: ["n": 2])
+        await harness.client.flush()
+        await consent.grant()
+        await settle(harness.client, consent)
+        let events = harness.spy.deliveredEvents
+        #expect(events.map(\.type) == ["Waiting.1", "Waiting.2"])
+        #expect(events.map(\.payload) == [["App.n": .int(1)], ["App.n": .int(2)]])
+        #expect(consent.queuedCount == 0)
+    }
+
     @Test func purposeTagsAreSortedAndParsed() {
         #expect(ConsentProcessor.tag(for: [.marketing, .analytics]) == "analytics,marketing")
         #expect(ConsentProcessor.tag(for: []) == nil)

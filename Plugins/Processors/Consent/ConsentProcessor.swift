@@ -47,9 +47,9 @@ public final class ConsentProcessor: EventProcessor {
     /// The purposes of events not in `purposesByEvent`.
     public let defaultPurposes: Set<ConsentPurpose>
 
-    /// Payload tags, computed once: event name → comma-separated purposes.
-    private let tagsByEvent: [String: String]
-    private let defaultTag: String?
+    /// Payload tags, computed once as ready-made metadata: event name → purposes tag.
+    private let tagsByEvent: [String: EventParameters]
+    private let defaultTag: EventParameters?
 
     private struct InFlight: Sendable {
         let sequence: Int
@@ -94,8 +94,8 @@ public final class ConsentProcessor: EventProcessor {
         self.queueLimit = max(0, queueLimit)
         self.purposesByEvent = purposesByEvent
         self.defaultPurposes = defaultPurposes
-        self.tagsByEvent = purposesByEvent.compactMapValues(Self.tag(for:))
-        self.defaultTag = Self.tag(for: defaultPurposes)
+        self.tagsByEvent = purposesByEvent.compactMapValues(Self.tagParameters(for:))
+        self.defaultTag = Self.tagParameters(for: defaultPurposes)
     }
 
     // MARK: Decisions
@@ -230,9 +230,15 @@ public final class ConsentProcessor: EventProcessor {
         next: @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         var input = input
-        let sequence = Self.removeSequenceTag(from: &input)
+        let exactSequence = input.parameters.removeValue(forKey: Keys.releaseSequence).flatMap(Self.sequence(of:))
         let (action, log) = state.withLock { state -> (Action, String?) in
-            Self.decide(input, sequence: sequence, limit: queueLimit, &state)
+            var sequence = exactSequence
+            // A processor placed before this one may have prefixed the tag; only look for
+            // that while re-emitted events are on their way (never on the common path).
+            if sequence == nil, !state.inFlight.isEmpty {
+                sequence = Self.removePrefixedSequenceTag(from: &input)
+            }
+            return Self.decide(input, sequence: sequence, limit: queueLimit, &state)
         }
         if let log { state.withLock { $0.logger }.log(.warning, log) }
         switch action {
@@ -241,7 +247,7 @@ public final class ConsentProcessor: EventProcessor {
                 return try await next(input, context)
             }
             var context = context
-            context.addParameter(Keys.purposes, value: tag)
+            context.addParameters(tag)
             return try await next(input, context)
         case .drop:
             throw ProcessorError.eventFiltered
@@ -333,11 +339,8 @@ public final class ConsentProcessor: EventProcessor {
         }
     }
 
-    /// Removes the re-emission tag; also finds it when a processor before this one prefixed it.
-    private static func removeSequenceTag(from input: inout EventInput) -> Int? {
-        if let value = input.parameters.removeValue(forKey: Keys.releaseSequence) {
-            return sequence(of: value)
-        }
+    /// Removes a re-emission tag whose key a processor before this one prefixed.
+    private static func removePrefixedSequenceTag(from input: inout EventInput) -> Int? {
         guard let key = input.parameters.keys.first(where: { $0.hasSuffix(Keys.releaseSequence) }) else { return nil }
         return input.parameters.removeValue(forKey: key).flatMap(sequence(of:))
     }
@@ -352,6 +355,10 @@ public final class ConsentProcessor: EventProcessor {
     /// The payload tag for `purposes`: sorted raw values joined by commas; nil for none.
     public static func tag(for purposes: Set<ConsentPurpose>) -> String? {
         purposes.isEmpty ? nil : purposes.sorted().map(\.rawValue).joined(separator: ",")
+    }
+
+    private static func tagParameters(for purposes: Set<ConsentPurpose>) -> EventParameters? {
+        tag(for: purposes).map { [Keys.purposes: $0] }
     }
 
     /// The purposes in a payload tag made by ``tag(for:)``.
