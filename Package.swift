@@ -116,6 +116,23 @@ for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"]
 
 // (end of group C)
 
+// MARK: Processors, group D (Consent)
+
+targets += [
+    .target(
+        name: "TelemetryKitConsent",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Processors/Consent"
+    ),
+    .testTarget(
+        name: "TelemetryKitConsentTests",
+        dependencies: ["TelemetryKitConsent", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        path: "Tests/TelemetryKitConsentTests"
+    ),
+]
+
+// (end of group D)
+
 // MARK: - Storage (Plugins/Storage/<Name>)
 
 targets += [

@@ -29,6 +29,8 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
+    // Processors, group D
+    "TelemetryKitConsent",
     "TelemetryKitTransformations",
     // Caches
     "TelemetryKitSQLiteCache",

@@ -58,6 +58,8 @@ public final class TelemetryClient: Sendable {
     public let lifecycle: AppLifecycle
 
     let pipeline: ProcessorPipeline
+    /// Opt-out switch, running durations, navigation history (see `ClientFeatures`).
+    let features: ClientFeatures
     private let afterProcessors: [any EventTransformation]
     private let dispatchers: [Dispatcher]
     private let intake: Intake
@@ -90,6 +92,7 @@ public final class TelemetryClient: Sendable {
         self.logger = logger
         self.clock = clock
         self.lifecycle = lifecycle
+        self.features = ClientFeatures(storage: storage, clock: clock, lifecycle: lifecycle, logger: logger)
         var seen = Set<String>()
         var unique: [Destination] = []
         for destination in destinations {
@@ -135,6 +138,8 @@ public final class TelemetryClient: Sendable {
             return true
         }
         guard proceed else { return }
+        // Opt-out: read the persisted switch before anything buffered is processed.
+        await features.start()
         let emitter = Emitter(client: self)
         for processor in processors {
             await processor.start(storage: storage, logger: logger, emitter: emitter)
@@ -178,6 +183,7 @@ public final class TelemetryClient: Sendable {
         for processor in processors.reversed() {
             await processor.stop()
         }
+        await features.stop()
         await storage.flush()
         // The deadline is wall time even with an injected clock: shutdown must end.
         let wallClock = SystemClock()
@@ -214,6 +220,7 @@ public final class TelemetryClient: Sendable {
         floatValue: Double? = nil,
         customUserID: String? = nil
     ) {
+        guard !features.dropsEvent() else { return }  // opt-out
         intake.enqueue(
             .event(
                 EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID),
@@ -226,11 +233,13 @@ public final class TelemetryClient: Sendable {
 
     /// Sends an event without waiting. Events are processed in call order.
     public func event(_ input: EventInput) {
+        guard !features.dropsEvent() else { return }  // opt-out
         intake.enqueue(.event(input, currentSeed, nil), logger: logger)
     }
 
     /// Sends an event and returns once it is in every destination's cache (or was filtered).
     public func send(_ input: EventInput) async {
+        guard !features.dropsEvent() else { return }  // opt-out
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             intake.enqueue(.event(input, currentSeed, continuation), logger: logger)
         }
@@ -343,9 +352,14 @@ public final class TelemetryClient: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
         events.reserveCapacity(min(items.count, Self.appendGroupSize))
         var counters = Intake.Counters()
+        // Opt-out: events that were queued when analytics were disabled are not processed.
+        let droppingAll = features.analyticsDisabled
 
         for item in items {
             switch item {
+            case .event(_, _, let continuation) where droppingAll:
+                features.countDropped(1)
+                continuation?.resume()
             case .event(let input, let seed, let continuation):
                 counters.processed += 1
                 var context = EventContext(userIdentifier: seed.userIdentifier)

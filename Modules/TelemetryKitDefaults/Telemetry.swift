@@ -113,6 +113,8 @@ public enum Telemetry {
         if dropped > 0 {
             logger.log(.warning, "\(dropped) event(s) sent before initialize were dropped: the buffer was full")
         }
+        // Opt-out: a choice made before initialize applies before the buffered events are processed.
+        await applyAnalyticsChoiceBeforeStart(to: client)
         await client.start()
         if !awaiting.isEmpty {
             await client.waitUntilProcessed()
@@ -184,6 +186,7 @@ public enum Telemetry {
     }
 
     private static func submit(_ input: EventInput, _ continuation: CheckedContinuation<Void, Never>?) {
+        if client == nil, dropsBeforeInitialize(continuation) { return }  // opt-out before initialize
         enum Route {
             case client(TelemetryClient)
             case buffered
@@ -218,6 +221,24 @@ public enum Telemetry {
         case .dropped(let pending):
             pending.continuation?.resume()
         }
+    }
+
+    /// Opt-out before initialize: drops the events buffered so far and returns how many.
+    static func discardBufferedEvents() -> Int {
+        let discarded = state.withLock { state -> [Pending] in
+            switch state {
+            case .waiting(var buffer):
+                defer { state = .waiting(buffer) }
+                return buffer.removeAll()
+            case .initializing(var buffer):
+                defer { state = .initializing(buffer) }
+                return buffer.removeAll()
+            case .running:
+                return []
+            }
+        }
+        for pending in discarded { pending.continuation?.resume() }
+        return discarded.count
     }
 
     /// Delivers everything queued now (see `TelemetryClient.flush()`).

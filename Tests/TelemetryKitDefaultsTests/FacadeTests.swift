@@ -330,4 +330,75 @@ struct FacadeTests {
         )
         await Telemetry.terminate()
     }
+
+    @Test func presetsDurationsAndOptOutThroughTheFacade() async throws {
+        await Telemetry.terminate()
+        let spy = SpyEventTransmitter()
+        let storage = InMemoryProcessorStorage()
+        let logger = RecordingLogger()
+        let clock = ManualClock()
+        try await Telemetry.initialize(
+            configuration: config,
+            processors: [],
+            cache: InMemoryEventCache(),
+            transmitter: spy,
+            logger: logger,
+            storage: storage,
+            clock: clock
+        )
+        Telemetry.navigationPathChanged(from: "onboarding", to: "home")
+        Telemetry.navigationPathChanged(to: "settings")
+        Telemetry.userRatingSubmitted(rating: 11)
+        Telemetry.startDurationEvent("Facade.duration", parameters: ["step": "start"])
+        clock.advance(by: 0.1)
+        Telemetry.stopAndSendDurationEvent("Facade.duration")
+        await Telemetry.flush()
+        let events = spy.deliveredEvents
+        #expect(
+            events.map(\.type) == [
+                "TelemetryDeck.Navigation.pathChanged", "TelemetryDeck.Navigation.pathChanged", "Facade.duration",
+            ]
+        )
+        #expect(events[1].payload[TelemetryPresets.Navigation.identifier] == .string("home -> settings"))
+        #expect(events[2].floatValue == 0.1)
+        #expect(events[2].payload["step"] == .string("start"))
+        #expect(logger.warnings == ["userRatingSubmitted: rating 11 is outside 0...10; the event was not sent"])
+
+        await Telemetry.setAnalyticsDisabled(true)
+        Telemetry.signal("Dropped")
+        await Telemetry.event("DroppedToo")
+        await Telemetry.flush()
+        #expect(spy.deliveredEvents.count == 3)
+        #expect(Telemetry.client?.droppedWhileAnalyticsDisabled == 2)
+        await Telemetry.terminate()
+
+        // The next launch reads the choice from storage.
+        try await Telemetry.initialize(
+            configuration: config,
+            processors: [],
+            cache: InMemoryEventCache(),
+            transmitter: spy,
+            storage: storage
+        )
+        #expect(Telemetry.isAnalyticsDisabled)
+        await Telemetry.setAnalyticsDisabled(false)
+        await Telemetry.terminate()
+    }
+
+    @Test func optOutBeforeInitializeDiscardsBufferedEvents() async throws {
+        await Telemetry.terminate()
+        let storage = InMemoryProcessorStorage()
+        Telemetry.signal("BufferedBeforeOptOut")
+        await Telemetry.setAnalyticsDisabled(true)
+        Telemetry.signal("WhileDisabled")
+        #expect(Telemetry.isAnalyticsDisabled)
+        await Telemetry.setAnalyticsDisabled(false)
+        Telemetry.signal("AfterOptIn")
+        let spy = SpyEventTransmitter()
+        try await initialize(processors: [], spy: spy, storage: storage)
+        await Telemetry.flush()
+        #expect(spy.deliveredEvents.map(\.type) == ["AfterOptIn"])
+        #expect(await storage.bool(forKey: TelemetryStorageKeys.analyticsDisabled) == false)
+        await Telemetry.terminate()
+    }
 }

@@ -1,0 +1,63 @@
+import Benchmark
+import Foundation
+import TelemetryKit
+import TelemetryKitConsent
+import TelemetryKitInMemoryStorage
+
+/// An emitter that drops everything (the benchmarks never release events).
+struct NullEmitter: EventSending {
+    func send(_ input: EventInput) async {}
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2)
+    )
+
+    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
+    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+
+    Benchmark("Consent: granted, no purposes") { benchmark in
+        let consent = ConsentProcessor()
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.grant()
+        let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try await pipeline.process(input))
+        }
+    }
+
+    Benchmark("Consent: granted, tagged with purposes") { benchmark in
+        let consent = ConsentProcessor(defaultPurposes: [.analytics, .marketing])
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.grant([.analytics, .marketing])
+        let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try await pipeline.process(input))
+        }
+    }
+
+    Benchmark("Consent: destination filter") { benchmark in
+        let consent = ConsentProcessor(defaultPurposes: [.analytics])
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.grant([.analytics, .marketing])
+        let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
+        let event = try await pipeline.process(input)
+        let filter = consent.destinationFilter(requiring: [.marketing])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(await filter.transform(event, destination: "ads"))
+        }
+    }
+
+    Benchmark("Presets: navigationPathChanged input") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(TelemetryPresets.navigationPathChanged(from: "settings", to: "settings/privacy"))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Runs async operations one after another, in the order they were submitted.
+///
+/// Used where an operation awaits storage or the intake and a later operation must not
+/// overtake it (opt-out switches, persisting snapshots).
+final class SerialTaskQueue: Sendable {
+    private let tail = Locked<Task<Void, Never>?>(nil)
+
+    init() {}
+
+    /// Runs `operation` after every earlier one finished, and returns when it finished.
+    func run(_ operation: @escaping @Sendable () async -> Void) async {
+        await enqueue(operation).value
+    }
+
+    /// Schedules `operation` after every earlier one, without waiting.
+    @discardableResult
+    func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        tail.withLock { tail in
+            let previous = tail
+            let task = Task {
+                await previous?.value
+                await operation()
+            }
+            tail = task
+            return task
+        }
+    }
+
+    /// Waits until everything scheduled so far finished.
+    func drain() async {
+        let last = tail.current
+        await last?.value
+    }
+}

@@ -1,0 +1,56 @@
+extension TelemetryClient {
+    /// Turns all analytics off or on again; persisted, and read again at `start()`.
+    ///
+    /// While disabled, nothing is processed, cached or sent: events are dropped as they
+    /// arrive (counted in ``droppedWhileAnalyticsDisabled``), and so are events still
+    /// waiting in the intake. Disabling also empties every destination's cache, so that
+    /// events sent before the user opted out are not delivered afterwards. Enabling again
+    /// affects only later events; dropped events are gone for good.
+    ///
+    /// Returns once the change is in effect (caches purged) and written to storage. Calls
+    /// take effect in the order they were made.
+    ///
+    /// ```swift
+    /// await client.setAnalyticsDisabled(!userAllowsAnalytics)
+    /// ```
+    public func setAnalyticsDisabled(_ disabled: Bool) async {
+        await features.settings.run { [self] in
+            features.setAnalyticsDisabled(disabled)
+            if disabled {
+                // Let events sent before the switch reach the caches (or be dropped), then purge.
+                await waitUntilProcessed()
+                await purgeCaches()
+            }
+            await storage.set(disabled, forKey: TelemetryStorageKeys.analyticsDisabled)
+        }
+    }
+
+    /// Whether analytics are disabled (see ``setAnalyticsDisabled(_:)``).
+    public var isAnalyticsDisabled: Bool {
+        features.analyticsDisabled
+    }
+
+    /// Events dropped because analytics were disabled, since this client was created.
+    public var droppedWhileAnalyticsDisabled: Int {
+        features.droppedWhileDisabled
+    }
+
+    private func purgeCaches() async {
+        var purged = 0
+        for destination in destinations {
+            let queued = await destination.cache.count()
+            do {
+                try await destination.cache.removeAll()
+                purged += queued
+            } catch {
+                logger.log(
+                    .error,
+                    "analytics disabled: the queue of destination '\(destination.id)' could not be cleared: \(error)"
+                )
+            }
+        }
+        if purged > 0 {
+            logger.log(.info, "analytics disabled: \(purged) queued event(s) were discarded")
+        }
+    }
+}
