@@ -29,6 +29,17 @@ struct ValidationProcessorTests {
         #expect(logger.entries.map(\.eventName) == ["TelemetryDeck.custom"])
     }
 
+    @Test func theDurationParameterOfDurationEventsIsNotReported() async throws {
+        let (pipeline, logger) = await makeValidation()
+
+        let event = try await pipeline.process(
+            EventInput("Checkout", parameters: ["TelemetryDeck.Signal.durationInSeconds": 1.5], floatValue: 1.5)
+        )
+
+        #expect(event.payload == ["TelemetryDeck.Signal.durationInSeconds": .double(1.5)])
+        #expect(logger.warnings.isEmpty)
+    }
+
     @Test func warnsAboutAParameterKeyInTheReservedNamespaceAndKeepsIt() async throws {
         let (pipeline, logger) = await makeValidation()
 

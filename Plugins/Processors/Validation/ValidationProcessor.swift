@@ -45,6 +45,9 @@ public struct ValidationProcessor: EventProcessor {
             report(.eventNameInReservedNamespace, input.name, eventName: input.name)
         }
         for key in input.parameters.keys {
+            // The SDK's own duration parameter rides on app-named events (the app's prefix
+            // applies to them), so it is the one reserved key an app event may carry.
+            if key == TelemetryPresets.Duration.durationInSeconds { continue }
             if SDKInfo.isReserved(key) {
                 report(.parameterKeyInReservedNamespace, key, eventName: input.name)
             } else if Self.reservedNameMatcher.matches(key) {
