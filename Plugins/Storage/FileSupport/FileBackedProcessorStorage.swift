@@ -64,6 +64,40 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
         }
     }
 
+    /// Opens the file of suite `suiteName` for `appID`: `<directory>/<suiteName>.<extension>`,
+    /// where `directory` defaults to the app's application-support / XDG data directory.
+    ///
+    /// - Throws: `FileStorageError` for a suite name or app id that is not one path
+    ///   component, an unusable directory or an unreadable file, naming the path.
+    public convenience init(
+        suiteName: String,
+        appID: String,
+        directory: URL?,
+        format: any ProcessorStorageFileFormat,
+        logger: any Logging,
+        writeDelay: TimeInterval,
+        clock: any TelemetryClock
+    ) throws(FileStorageError) {
+        try StorageDirectory.validateComponent(suiteName)
+        try StorageDirectory.validateComponent(appID)
+        let resolvedDirectory: URL
+        if let directory {
+            resolvedDirectory = directory
+        } else {
+            resolvedDirectory = try StorageDirectory.applicationSupport(appID: appID)
+        }
+        try self.init(
+            fileURL: resolvedDirectory.appendingPathComponent(
+                suiteName + "." + format.fileExtension,
+                isDirectory: false
+            ),
+            format: format,
+            logger: logger,
+            writeDelay: writeDelay,
+            clock: clock
+        )
+    }
+
     /// Opens (or prepares to create) the storage file at `fileURL`.
     ///
     /// Creates the directory (mode 0700) if needed and checks that files can be created in

@@ -48,23 +48,13 @@ public final class PlistProcessorStorage: ProcessorStorage {
         writeDelay: TimeInterval = FileBackedProcessorStorage.defaultWriteDelay,
         clock: any TelemetryClock = SystemClock()
     ) throws(FileStorageError) {
-        try StorageDirectory.validateComponent(suiteName)
-        try StorageDirectory.validateComponent(appID)
-        let format = PropertyListStorageFormat()
-        let resolvedDirectory: URL
-        if let directory {
-            resolvedDirectory = directory
-        } else {
-            resolvedDirectory = try StorageDirectory.applicationSupport(appID: appID)
-        }
         self.suiteName = suiteName
         self.appID = appID
         backing = try FileBackedProcessorStorage(
-            fileURL: resolvedDirectory.appendingPathComponent(
-                suiteName + "." + format.fileExtension,
-                isDirectory: false
-            ),
-            format: format,
+            suiteName: suiteName,
+            appID: appID,
+            directory: directory,
+            format: PropertyListStorageFormat(),
             logger: logger,
             writeDelay: writeDelay,
             clock: clock
