@@ -25,6 +25,8 @@ actor Dispatcher {
     private let random: @Sendable () -> Double
 
     private var stats = DestinationStats()
+    /// Accepted events, counted outside the actor (see ``recordAccepted(_:)``).
+    private let acceptedCount = Locked(0)
     private var consecutiveFailures = 0
     private(set) var currentBackoff: Double?
     private(set) var nextAttemptAt: Date?
@@ -93,8 +95,15 @@ actor Dispatcher {
 
     // MARK: Intake
 
-    func recordAccepted(_ count: Int) async {
-        stats.accepted += count
+    /// Counts events the client appended to this destination's cache, without an actor hop.
+    /// Returns `true` when a send threshold is configured and ``checkThreshold()`` should run.
+    nonisolated func recordAccepted(_ count: Int) -> Bool {
+        acceptedCount.withLock { $0 += count }
+        return destination.policy.sendThreshold != nil
+    }
+
+    /// Starts a delivery round when the queue reached the policy's send threshold.
+    func checkThreshold() async {
         guard let threshold = destination.policy.sendThreshold, thresholdTask == nil else { return }
         if let nextAttemptAt, clock.now < nextAttemptAt { return }
         let queued = await destination.cache.count()
@@ -118,6 +127,7 @@ actor Dispatcher {
 
     func snapshot() async -> DestinationStats {
         var copy = stats
+        copy.accepted = acceptedCount.current
         copy.evicted += await destination.cache.evictedCount()
         copy.queued = await destination.cache.count()
         return copy

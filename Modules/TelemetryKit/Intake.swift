@@ -3,6 +3,11 @@
 /// Producers append under a short lock and wake the consumer only if it is waiting, so
 /// `event()` costs a lock and an array append. Before `start()`, events go to a bounded
 /// pre-start buffer (oldest dropped and counted) that is replayed first.
+///
+/// At most one party processes at a time (`busy`): normally the consumer task; but an
+/// awaited `send` that finds the intake idle and empty processes its own event inline
+/// (``beginInline()`` / ``endInline()``), saving two thread hand-offs. Whatever arrives
+/// meanwhile waits in `pending` and goes to the consumer afterwards, so call order holds.
 final class Intake: Sendable {
     enum Item: Sendable {
         /// An event, the client state at the time it was sent, and the continuation of an
@@ -16,6 +21,16 @@ final class Intake: Sendable {
         var processed = 0
         var filtered = 0
         var failed = 0
+
+        mutating func add(_ other: Counters) {
+            processed += other.processed
+            filtered += other.filtered
+            failed += other.failed
+        }
+    }
+
+    private enum Owner {
+        case none, consumer, inline
     }
 
     private struct State {
@@ -24,6 +39,10 @@ final class Intake: Sendable {
         var preStart: BoundedBuffer<Item>
         var pending: [Item] = []
         var waiter: CheckedContinuation<[Item]?, Never>?
+        /// Who is processing items now, if anyone.
+        var owner = Owner.none
+
+        var busy: Bool { owner != .none }
         var counters = Counters()
         var droppedAfterClose = 0
     }
@@ -45,8 +64,9 @@ final class Intake: Sendable {
                 dropped = item
             } else if !state.started {
                 dropped = state.preStart.append(item)
-            } else if let waiter = state.waiter {
+            } else if !state.busy, let waiter = state.waiter {
                 state.waiter = nil
+                state.owner = .consumer
                 var items = state.pending
                 items.append(item)
                 state.pending = []
@@ -74,8 +94,9 @@ final class Intake: Sendable {
             state.started = true
             let buffered = state.preStart.removeAll()
             state.pending = buffered + state.pending
-            if let waiter = state.waiter, !state.pending.isEmpty {
+            if !state.busy, let waiter = state.waiter, !state.pending.isEmpty {
                 state.waiter = nil
+                state.owner = .consumer
                 toResume = (waiter, state.pending)
                 state.pending = []
             }
@@ -91,7 +112,7 @@ final class Intake: Sendable {
     func close() {
         let waiter = state.withLock { state -> CheckedContinuation<[Item]?, Never>? in
             state.closed = true
-            guard state.pending.isEmpty else { return nil }
+            guard state.pending.isEmpty, !state.busy else { return nil }
             let waiter = state.waiter
             state.waiter = nil
             return waiter
@@ -99,22 +120,57 @@ final class Intake: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    /// The next items in order; nil once closed and drained.
+    /// The consumer's next items in order (its previous items are done); nil once closed
+    /// and drained.
     func next() async -> [Item]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[Item]?, Never>) in
             let immediate = state.withLock { state -> [Item]?? in
-                if state.started && !state.pending.isEmpty {
+                if state.owner == .consumer { state.owner = .none }
+                if state.started && !state.busy && !state.pending.isEmpty {
                     let items = state.pending
                     state.pending = []
+                    state.owner = .consumer
                     return .some(items)
                 }
-                if state.closed { return .some(nil) }
+                if state.closed && state.pending.isEmpty { return .some(nil) }
                 state.waiter = continuation
                 return .none
             }
             if let immediate {
                 continuation.resume(returning: immediate)
             }
+        }
+    }
+
+    /// Claims the processing turn for an inline `send` when nothing is queued or running.
+    /// A `true` result must be followed by ``endInline()``.
+    func beginInline() -> Bool {
+        state.withLock { state in
+            guard state.started, !state.closed, !state.busy, state.pending.isEmpty else { return false }
+            state.owner = .inline
+            return true
+        }
+    }
+
+    /// Ends an inline turn: what arrived meanwhile goes to the waiting consumer.
+    func endInline(adding counters: Counters) {
+        var toResume: (CheckedContinuation<[Item]?, Never>, [Item]?)?
+        state.withLock { state in
+            state.counters.add(counters)
+            state.owner = .none
+            guard let waiter = state.waiter else { return }
+            if !state.pending.isEmpty {
+                state.waiter = nil
+                state.owner = .consumer
+                toResume = (waiter, state.pending)
+                state.pending = []
+            } else if state.closed {
+                state.waiter = nil
+                toResume = (waiter, nil)
+            }
+        }
+        if let (waiter, items) = toResume {
+            waiter.resume(returning: items)
         }
     }
 
@@ -134,11 +190,7 @@ final class Intake: Sendable {
     }
 
     func add(_ counters: Counters) {
-        state.withLock { state in
-            state.counters.processed += counters.processed
-            state.counters.filtered += counters.filtered
-            state.counters.failed += counters.failed
-        }
+        state.withLock { $0.counters.add(counters) }
     }
 
     func counters() -> TelemetryStats {

@@ -32,6 +32,8 @@ public struct ProcessorPipeline: Sendable {
     /// - Throws: ``ProcessorError/eventFiltered`` when a processor dropped the event, or
     ///   whatever a processor threw.
     public func process(_ input: EventInput, context: EventContext = EventContext()) async throws -> Event {
-        try await chain(input, context)
+        // No processors: finalize directly, without the chain's async closure call.
+        if processors.isEmpty { return finalizer.finalize(input, context: context) }
+        return try await chain(input, context)
     }
 }

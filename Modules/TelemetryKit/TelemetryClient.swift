@@ -240,6 +240,13 @@ public final class TelemetryClient: Sendable {
     /// Sends an event and returns once it is in every destination's cache (or was filtered).
     public func send(_ input: EventInput) async {
         guard !features.dropsEvent() else { return }  // opt-out
+        if intake.beginInline() {
+            // Idle and nothing queued: process here instead of waking the consumer and
+            // waiting for it (call order holds: later events queue behind this turn).
+            let counters = await processInline(input, seed: currentSeed)
+            intake.endInline(adding: counters)
+            return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             intake.enqueue(.event(input, currentSeed, continuation), logger: logger)
         }
@@ -361,25 +368,8 @@ public final class TelemetryClient: Sendable {
                 features.countDropped(1)
                 continuation?.resume()
             case .event(let input, let seed, let continuation):
-                counters.processed += 1
-                var context = EventContext(userIdentifier: seed.userIdentifier)
-                context.addParameters(seed.defaultParameters)
-                do {
-                    var event: Event? = try await pipeline.process(input, context: context)
-                    for transformation in afterProcessors {
-                        guard let current = event else { break }
-                        event = await transformation.transform(current, destination: nil)
-                    }
-                    if let event {
-                        events.append(event)
-                    } else {
-                        counters.filtered += 1
-                    }
-                } catch ProcessorError.eventFiltered {
-                    counters.filtered += 1
-                } catch {
-                    counters.failed += 1
-                    logger.log(.error, "a processor failed; the event was dropped: \(error)", eventName: input.name)
+                if let event = await finalizedEvent(input, seed: seed, counters: &counters) {
+                    events.append(event)
                 }
                 if let continuation { waiting.append(continuation) }
                 if events.count >= Self.appendGroupSize {
@@ -401,12 +391,51 @@ public final class TelemetryClient: Sendable {
         intake.add(counters)
     }
 
+    /// Processes the single event of an inline `send` (see ``Intake/beginInline()``).
+    private func processInline(_ input: EventInput, seed: ContextSeed) async -> Intake.Counters {
+        var counters = Intake.Counters()
+        if features.analyticsDisabled {
+            features.countDropped(1)
+        } else if let event = await finalizedEvent(input, seed: seed, counters: &counters) {
+            await append([event])
+        }
+        return counters
+    }
+
+    /// Runs one input through the pipeline and the after-processors transformations;
+    /// nil when it was filtered or a processor failed (counted and logged).
+    private func finalizedEvent(_ input: EventInput, seed: ContextSeed, counters: inout Intake.Counters) async -> Event?
+    {
+        counters.processed += 1
+        var context = EventContext(userIdentifier: seed.userIdentifier)
+        if !seed.defaultParameters.isEmpty {
+            context.addParameters(seed.defaultParameters)
+        }
+        do {
+            var event: Event? = try await pipeline.process(input, context: context)
+            for transformation in afterProcessors {
+                guard let current = event else { break }
+                event = await transformation.transform(current, destination: nil)
+            }
+            if event == nil { counters.filtered += 1 }
+            return event
+        } catch ProcessorError.eventFiltered {
+            counters.filtered += 1
+        } catch {
+            counters.failed += 1
+            logger.log(.error, "a processor failed; the event was dropped: \(error)", eventName: input.name)
+        }
+        return nil
+    }
+
     private func append(_ events: [Event]) async {
         guard !events.isEmpty else { return }
         for dispatcher in dispatchers {
             do {
                 try await dispatcher.destination.cache.append(events)
-                await dispatcher.recordAccepted(events.count)
+                if dispatcher.recordAccepted(events.count) {
+                    await dispatcher.checkThreshold()
+                }
             } catch {
                 await dispatcher.recordCacheFailure(events.count)
                 logger.log(

@@ -49,6 +49,68 @@ struct ClientOrderingTests {
         #expect(harness.spy.deliveredEvents.isEmpty)
     }
 
+    @Test func awaitedSendsMixedWithEventsKeepEveryTasksOrder() async {
+        // Awaited sends process inline when the intake is idle and queue otherwise; either
+        // way each task's events arrive in its own order, once each, and are counted.
+        let harness = await TestHarness.make()
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<20 {
+                group.addTask {
+                    for n in 0..<200 {
+                        if (n + task) % 3 == 0 {
+                            await harness.client.send("Mixed", parameters: ["task": task, "n": n])
+                        } else {
+                            harness.client.event("Mixed", parameters: ["task": task, "n": n])
+                        }
+                    }
+                }
+            }
+        }
+        await harness.client.flush()
+        let events = harness.spy.deliveredEvents
+        #expect(events.count == 4_000)
+        var perTask = [Int64: [Int64]]()
+        for event in events {
+            guard case .int(let task) = event.payload["task"], let n = event.number else { continue }
+            perTask[task, default: []].append(n)
+        }
+        #expect(perTask.count == 20)
+        for (_, numbers) in perTask {
+            #expect(numbers == (0..<200).map(Int64.init))
+        }
+        #expect(Set(events.map(\.id)).count == 4_000)
+        let stats = await harness.client.stats
+        #expect(stats.processed == 4_000)
+        #expect(stats.destinations.values.first?.accepted == 4_000)
+    }
+
+    @Test func eventQueuedDuringAnAwaitedSendFollowsIt() async {
+        // A processor that sends from inside the pipeline: its event is queued while the
+        // awaited send is being processed and must come after it, not be lost.
+        let harness = await TestHarness.make(processors: [EchoOnceProcessor()])
+        await harness.client.send("First")
+        await harness.client.send("Second")
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.map(\.type) == ["First", "Echo.First", "Second", "Echo.Second"])
+    }
+
+    @Test func eventIDsAreDistinctVersion4UUIDs() async {
+        let harness = await TestHarness.make()
+        for n in 0..<5_000 {
+            harness.client.event("Numbered", parameters: ["n": n])
+        }
+        await harness.client.flush()
+        let ids = harness.spy.deliveredEvents.map(\.id)
+        #expect(ids.count == 5_000)
+        #expect(Set(ids).count == 5_000)
+        for id in ids.prefix(300) {
+            let text = id.uuidString
+            // xxxxxxxx-xxxx-4xxx-[89AB]xxx-xxxxxxxxxxxx
+            #expect(Array(text)[14] == "4")
+            #expect("89AB".contains(Array(text)[19]))
+        }
+    }
+
     @Test func processorStartRunsInOrderBeforeEventsAndStopAtShutdown() async {
         let log = Locked([String]())
         let harness = await TestHarness.make(
@@ -168,5 +230,28 @@ struct ClientOrderingTests {
         harness.client.event("After")
         #expect(harness.spy.deliveredEvents.map(\.type) == ["Before"])
         #expect(harness.logger.warnings.contains { $0.contains("after shutdown") })
+    }
+}
+
+/// Emits `Echo.<name>` once for every event that is not itself an echo.
+private struct EchoOnceProcessor: EventProcessor {
+    final class Box: Sendable {
+        let emitter = Locked<(any EventSending)?>(nil)
+    }
+    let box = Box()
+
+    func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        box.emitter.set(emitter)
+    }
+
+    func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        if !input.name.hasPrefix("Echo."), let emitter = box.emitter.current {
+            await emitter.send(EventInput("Echo." + input.name))
+        }
+        return try await next(input, context)
     }
 }
