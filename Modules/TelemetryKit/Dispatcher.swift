@@ -220,7 +220,8 @@ actor Dispatcher {
         for event in events {
             var current: Event? = event
             for transformation in transformations {
-                guard let value = current else { break }
+                // take(): the transformation gets the only reference, so a write does not copy.
+                guard let value = current.take() else { break }
                 current = await transformation.transform(value, destination: destination.id)
             }
             result.append(current)

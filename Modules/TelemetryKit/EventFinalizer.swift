@@ -32,30 +32,31 @@ public struct EventFinalizer: Sendable {
 
     /// Finalizes one event.
     public func finalize(_ input: EventInput, context: EventContext) -> Event {
-        var (payload, metadataHasNonFinite) = metadataCache.metadata(of: context)
-        if payload.isEmpty {
-            payload = input.parameters.values
-        } else {
-            for (key, value) in input.parameters.values {
-                payload[key] = value
-            }
-        }
+        let (metadata, metadataHasNonFinite) = metadataCache.metadata(of: context)
+        var shared = metadata
+        var own = input.parameters.values
         var floatValue = input.floatValue
         if let value = floatValue, !value.isFinite {
             logger.log(.warning, "floatValue \(value) is not a finite number and was dropped", eventName: input.name)
             floatValue = nil
         }
         // Context metadata is checked when it is merged (and cached); here only what may be new.
-        if metadataHasNonFinite || input.parameters.values.contains(where: { $0.value.isNonFiniteNumber }) {
-            for (key, value) in payload where value.isNonFiniteNumber {
+        if metadataHasNonFinite || own.contains(where: { $0.value.isNonFiniteNumber }) {
+            // Rare: one flat payload with the non-finite numbers as strings.
+            for (key, value) in own { shared[key] = value }
+            own = shared
+            shared = [:]
+            for (key, value) in own where value.isNonFiniteNumber {
                 logger.log(
                     .warning,
                     "parameter '\(key)' is not a finite number; sent as a string",
                     eventName: input.name
                 )
-                payload[key] = .string(value.stringValue)
+                own[key] = .string(value.stringValue)
             }
         }
+        // The payload stays two layers: the (shared, cached) metadata and the input's own
+        // parameters on top, so no per-event copy of the metadata is made.
         return Event(
             id: EventID.make(),
             appID: appID,
@@ -63,7 +64,8 @@ public struct EventFinalizer: Sendable {
             clientUser: clientUser(for: context.userIdentifier),
             sessionID: context.sessionID.map(sessionStrings.string(for:)),
             receivedAt: ISO8601.truncatedToMilliseconds(input.timestamp),
-            payload: payload,
+            sharedPayload: shared,
+            ownPayload: own,
             floatValue: floatValue,
             isTestMode: context.isTestMode ?? false
         )

@@ -14,7 +14,9 @@ public protocol EventTransformation: Sendable {
     /// Lower runs first. Default `Int.max` (last).
     var order: Int { get }
     var scope: TransformationScope { get }
-    func transform(_ event: Event, destination: String?) async -> Event?
+    /// The event is handed over (`consuming`), so a transformation that changes it does not
+    /// copy its payload; a conformance may still declare a plain `_ event: Event` parameter.
+    func transform(_ event: consuming Event, destination: String?) async -> Event?
 }
 
 extension EventTransformation {

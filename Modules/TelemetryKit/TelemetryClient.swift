@@ -414,7 +414,8 @@ public final class TelemetryClient: Sendable {
         do {
             var event: Event? = try await pipeline.process(input, context: context)
             for transformation in afterProcessors {
-                guard let current = event else { break }
+                // take(): the transformation gets the only reference, so a write does not copy.
+                guard let current = event.take() else { break }
                 event = await transformation.transform(current, destination: nil)
             }
             if event == nil { counters.filtered += 1 }
@@ -479,7 +480,7 @@ private struct DestinationScoped: EventTransformation {
     var order: Int { base.order }
     var scope: TransformationScope { .destinations([destinationID]) }
 
-    func transform(_ event: Event, destination: String?) async -> Event? {
+    func transform(_ event: consuming Event, destination: String?) async -> Event? {
         await base.transform(event, destination: destination)
     }
 }

@@ -66,7 +66,7 @@ struct NeverSucceedingTransmitter: EventTransmitting {
 struct StandardOutputTransmitter: EventTransmitting {
     func transmit(_ batch: [Event]) async -> TransmissionOutcome {
         let items = batch.map { event -> String in
-            let number = event.payload[numberKey]?.stringValue ?? "?"
+            let number = event.payloadValue(forKey: numberKey)?.stringValue ?? "?"
             return "\(number):\(event.id.uuidString)"
         }
         emit("delivered " + items.joined(separator: " "))

@@ -349,6 +349,16 @@ public struct EventCacheConformance: Sendable {
                 payload: ["integralFloat": .double(-3.0)],
                 floatValue: 2.0
             ),
+            // A two-layer payload as the finalizer makes it: the own "screen" shadows the
+            // shared one, and the cache must store the merged view.
+            Event(
+                appID: "APP-2",
+                type: "Layered.payload",
+                clientUser: "u",
+                receivedAt: Date(timeIntervalSince1970: 1_718_460_000.5),
+                sharedPayload: ["TelemetryDeck.Device.platform": "Linux", "screen": "shared", "depth": 1],
+                ownPayload: ["screen": "own", "count": 2]
+            ),
         ]
     }()
 }

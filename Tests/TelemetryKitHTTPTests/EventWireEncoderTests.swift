@@ -24,6 +24,26 @@ struct EventWireEncoderTests {
         #expect(decoded == events)
     }
 
+    @Test func encodesTheMergedViewOfALayeredPayload() throws {
+        var event = Fixtures.event(number: 5, payload: [:])
+        event = Event(
+            id: event.id,
+            appID: event.appID,
+            type: event.type,
+            clientUser: event.clientUser,
+            receivedAt: event.receivedAt,
+            sharedPayload: ["screen": "shared", "TelemetryDeck.Device.platform": "Linux"],
+            ownPayload: ["screen": "own", "count": 2]
+        )
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        #expect(
+            object["payload"]
+                == .object([
+                    "screen": .string("own"), "TelemetryDeck.Device.platform": .string("Linux"), "count": .number(2),
+                ])
+        )
+    }
+
     @Test func encodesAnEmptyBatchAsAnEmptyArray() {
         #expect(EventWireEncoder.encode([]) == Array("[]".utf8))
     }

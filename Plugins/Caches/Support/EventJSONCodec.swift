@@ -27,7 +27,7 @@ public enum EventJSONCodec {
     /// The event as UTF-8 JSON, on one line (control characters are escaped).
     public static func encode(_ event: Event) -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(256 + event.payload.count * 48)
+        buffer.reserveCapacity(256 + event.payloadCount * 48)
         encode(event, into: &buffer)
         return buffer
     }
@@ -50,7 +50,7 @@ public enum EventJSONCodec {
         buffer.append(contentsOf: ISO8601.string(from: event.receivedAt).utf8)
         buffer.append(contentsOf: #"","payload":{"#.utf8)
         var first = true
-        for (key, value) in event.payload {
+        event.forEachPayloadEntry { key, value in
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
             appendString(key, to: &buffer)

@@ -33,10 +33,10 @@ public struct ConsentDestinationFilter: EventTransformation {
         self.scope = scope
     }
 
-    public func transform(_ event: Event, destination: String?) async -> Event? {
-        var event = event
+    public func transform(_ event: consuming Event, destination: String?) async -> Event? {
         var needed = requiredPurposes
-        if let tag = event.payload.removeValue(forKey: ConsentProcessor.Keys.purposes) {
+        if let tag = event.payloadValue(forKey: ConsentProcessor.Keys.purposes) {
+            event.setPayloadValue(nil, forKey: ConsentProcessor.Keys.purposes)
             needed.formUnion(ConsentProcessor.purposes(fromTag: tag.stringValue))
         }
         return processor.allows(needed) ? event : nil

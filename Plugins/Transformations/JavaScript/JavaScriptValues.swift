@@ -121,8 +121,9 @@ enum JavaScriptValues {
         guard let object = JSObjectMake(context, nil, nil) else { return nil }
         let attributes = JSPropertyAttributes(kJSPropertyAttributeNone)
         var input = Input(object: object)
-        input.entries.reserveCapacity(event.payload.count)
-        for (key, value) in event.payload where key != eventNameKey {
+        input.entries.reserveCapacity(event.payloadCount)
+        event.forEachPayloadEntry { key, value in
+            guard key != eventNameKey else { return }
             let name = makeString(key)
             let jsValue: JSValueRef?
             var string: JSStringRef?
@@ -211,7 +212,7 @@ enum JavaScriptValues {
                 original = entry.original
             } else {
                 key = string(name)
-                original = event.payload[key]
+                original = event.payloadValue(forKey: key)
             }
             switch payloadValue(property, original: original, in: context) {
             case .success(let converted): changes.append((key, converted))
@@ -224,11 +225,11 @@ enum JavaScriptValues {
             var present = Set<String>(minimumCapacity: count)
             for index in 0..<count { present.insert(string(JSPropertyNameArrayGetNameAtIndex(propertyNames, index))) }
             for entry in input.entries where !present.contains(entry.key) {
-                result.payload.removeValue(forKey: entry.key)
+                result.setPayloadValue(nil, forKey: entry.key)
             }
         }
         for change in changes {
-            result.payload[change.key] = change.value
+            result.setPayloadValue(change.value, forKey: change.key)
         }
         return .success(result)
     }

@@ -77,11 +77,13 @@ struct LowercaseTransformer: Sendable {
     func apply(to event: inout Event) {
         switch plan {
         case .allValues:
-            for (key, value) in event.payload {
-                guard case .string(let string) = value, !SDKInfo.isReserved(key) else { continue }
+            var changes: [(String, PayloadValue)] = []
+            event.forEachPayloadEntry { key, value in
+                guard case .string(let string) = value, !SDKInfo.isReserved(key) else { return }
                 let lowered = string.lowercased()
-                if lowered != string { event.payload[key] = .string(lowered) }
+                if lowered != string { changes.append((key, .string(lowered))) }
             }
+            for (key, value) in changes { event.setPayloadValue(value, forKey: key) }
         case .variables(let variables):
             for variable in variables {
                 guard case .string(let string)? = event.value(for: variable) else { continue }

@@ -36,7 +36,7 @@ public struct Transformation: EventTransformation {
     public var order: Int { settings.effectiveOrder }
     public var scope: TransformationScope { settings.scope }
 
-    public func transform(_ event: Event, destination: String?) async -> Event? {
+    public func transform(_ event: consuming Event, destination: String?) async -> Event? {
         if let conditions {
             let isMet: Bool
             do {
@@ -52,11 +52,9 @@ public struct Transformation: EventTransformation {
         }
         switch body {
         case .setDataValues(let transformer):
-            var event = event
             transformer.apply(to: &event)
             return event
         case .lowercase(let transformer):
-            var event = event
             transformer.apply(to: &event)
             return event
         case .persistDataValue(let transformer):

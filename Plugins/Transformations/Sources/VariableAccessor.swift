@@ -40,7 +40,7 @@ extension Event {
     @inlinable
     public func value(for variable: VariableAccessor) -> PayloadValue? {
         if variable.isEventName { return .string(type) }
-        return payload[variable.key]
+        return payloadValue(forKey: variable.key)
     }
 
     /// Sets the value `variable` addresses; the event's name takes the value's string form.
@@ -49,7 +49,7 @@ extension Event {
         if variable.isEventName {
             type = value.stringValue
         } else {
-            payload[variable.key] = value
+            setPayloadValue(value, forKey: variable.key)
         }
     }
 }

@@ -65,8 +65,9 @@ public struct ConsoleEventTransmitter: EventTransmitting {
             parts.append("[test]")
         }
         var hidden = 0
-        for key in event.payload.keys.sorted() {
-            guard let value = event.payload[key] else { continue }
+        let payload = event.payload
+        for key in payload.keys.sorted() {
+            guard let value = payload[key] else { continue }
             if !showsSDKParameters && SDKInfo.isReserved(key) {
                 hidden += 1
                 continue

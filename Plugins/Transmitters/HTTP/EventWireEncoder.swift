@@ -59,7 +59,7 @@ public enum EventWireEncoder {
         buffer.append(contentsOf: ISO8601.string(from: event.receivedAt).utf8)
         buffer.append(contentsOf: #"","payload":{"#.utf8)
         var firstEntry = true
-        for (key, value) in event.payload {
+        event.forEachPayloadEntry { key, value in
             if !firstEntry { buffer.append(UInt8(ascii: ",")) }
             firstEntry = false
             writeString(key, into: &buffer)
