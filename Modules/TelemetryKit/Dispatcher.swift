@@ -218,12 +218,7 @@ actor Dispatcher {
         var result = [Event?]()
         result.reserveCapacity(events.count)
         for event in events {
-            var current: Event? = event
-            for transformation in transformations {
-                // take(): the transformation gets the only reference, so a write does not copy.
-                guard let value = current.take() else { break }
-                current = await transformation.transform(value, destination: destination.id)
-            }
+            let current = await transformations.run(on: event, destination: destination.id)
             result.append(current)
         }
         return result

@@ -126,6 +126,15 @@ public struct Event: Sendable, Identifiable {
         }
     }
 
+    /// Makes room in the event's own layer for `additional` more entries, so that a series of
+    /// ``setPayloadValue(_:forKey:)`` calls copies the layer at most once instead of copying
+    /// it and then growing it.
+    @inlinable
+    public mutating func reservePayloadCapacity(_ additional: Int) {
+        let needed = ownPayload.count + additional
+        if ownPayload.capacity < needed { ownPayload.reserveCapacity(needed) }
+    }
+
     /// Calls `body` once per payload entry (the merged view), without merging the layers.
     @inlinable
     public func forEachPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {

@@ -17,10 +17,50 @@ public protocol EventTransformation: Sendable {
     /// The event is handed over (`consuming`), so a transformation that changes it does not
     /// copy its payload; a conformance may still declare a plain `_ event: Event` parameter.
     func transform(_ event: consuming Event, destination: String?) async -> Event?
+
+    /// An optional synchronous fast path, tried before ``transform(_:destination:)``:
+    /// change `event` in place and return `.kept` or `.dropped` when the work needs no
+    /// suspension (the async method is then not called), or return `.needsAsync` with
+    /// `event` untouched. The default returns `.needsAsync`. Built-in transformations
+    /// implement it: an async call and a hand-over of the event per transformation cost
+    /// more than a cheap transformation itself.
+    func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation
 }
 
 extension EventTransformation {
     public var order: Int { Int.max }
+
+    public func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
+        .needsAsync
+    }
+}
+
+extension Array where Element == any EventTransformation {
+    /// Runs these transformations on `event` in array order, as the client does: each one's
+    /// synchronous path first, its async `transform` only when needed. Nil when one dropped it.
+    public func run(on event: consuming Event, destination: String?) async -> Event? {
+        var current = event
+        for transformation in self {
+            switch transformation.transformImmediately(&current, destination: destination) {
+            case .kept: continue
+            case .dropped: return nil
+            case .needsAsync:
+                guard let next = await transformation.transform(current, destination: destination) else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+}
+
+/// The outcome of ``EventTransformation/transformImmediately(_:destination:)``.
+public enum ImmediateTransformation: Sendable, Hashable {
+    /// Done; the event (changed in place or not) goes on.
+    case kept
+    /// Done; the event is dropped for this scope.
+    case dropped
+    /// Not handled synchronously (event untouched): call the async `transform`.
+    case needsAsync
 }
 
 /// Where a transformation runs.

@@ -412,12 +412,8 @@ public final class TelemetryClient: Sendable {
             context.addParameters(seed.defaultParameters)
         }
         do {
-            var event: Event? = try await pipeline.process(input, context: context)
-            for transformation in afterProcessors {
-                // take(): the transformation gets the only reference, so a write does not copy.
-                guard let current = event.take() else { break }
-                event = await transformation.transform(current, destination: nil)
-            }
+            let processed = try await pipeline.process(input, context: context)
+            let event = afterProcessors.isEmpty ? processed : await afterProcessors.run(on: processed, destination: nil)
             if event == nil { counters.filtered += 1 }
             return event
         } catch ProcessorError.eventFiltered {
@@ -482,5 +478,9 @@ private struct DestinationScoped: EventTransformation {
 
     func transform(_ event: consuming Event, destination: String?) async -> Event? {
         await base.transform(event, destination: destination)
+    }
+
+    func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
+        base.transformImmediately(&event, destination: destination)
     }
 }

@@ -91,3 +91,51 @@ import Testing
         #expect(result?.payload == ["TelemetryDeck.Device.platform": "linux"])
     }
 }
+
+/// The synchronous path (`transformImmediately`) and the async `transform` agree.
+@Suite struct ImmediatePathTests {
+    static func configuration() -> TransformationConfiguration {
+        var config = TransformationConfiguration()
+        config.setTransformation(
+            SetDataValuesSettingsBuilder(id: "tag")
+                .setConstant("high_value", to: .key("segment"))
+                .setFrom(.key("raw_email"), to: .key("email"))
+                .setConditions(.just(.equals(variable: "event_name", target: "purchase")))
+        )
+        config.setTransformation(LowercaseSettingsBuilder(id: "lower").lowercaseVariables([.key("email")]))
+        config.setTransformation(
+            PersistDataValueSettingsBuilder(id: "keep-plan").persist(.key("plan"))
+        )
+        return config
+    }
+
+    @Test(arguments: ["purchase", "Screen.shown"])
+    func bothPathsGiveTheSameEvent(name: String) async throws {
+        let transformations = makeTransformations(Self.configuration())
+        let event = makeEvent(name, payload: ["raw_email": "Ada@Example.COM"])
+        for transformation in transformations {
+            guard let viaAsync = await transformation.transform(event, destination: nil) else {
+                Issue.record("\(transformation.id) dropped the event")
+                continue
+            }
+            var inPlace = event
+            switch transformation.transformImmediately(&inPlace, destination: nil) {
+            case .kept:
+                #expect(inPlace == viaAsync, "\(transformation.id)")
+            case .dropped:
+                Issue.record("\(transformation.id) dropped the event")
+            case .needsAsync:
+                #expect(transformation.id == "keep-plan")
+                #expect(inPlace == event)
+            }
+        }
+    }
+
+    @Test func setAndLowercaseFinishSynchronouslyAndPersistDoesNot() {
+        let transformations = makeTransformations(Self.configuration())
+        var event = makeEvent("purchase", payload: ["raw_email": "Ada@Example.COM"])
+        let outcomes = transformations.map { $0.transformImmediately(&event, destination: nil) }
+        #expect(outcomes == [.kept, .kept, .needsAsync])
+        #expect(event.payload == ["raw_email": "Ada@Example.COM", "email": "ada@example.com", "segment": "high_value"])
+    }
+}

@@ -26,14 +26,9 @@ func makeEvent(
 }
 
 /// Runs the transformations of `destination`'s scope the way the client does: ordered,
-/// stopping at a drop.
+/// each one's synchronous path first, stopping at a drop.
 func run(_ transformations: [any EventTransformation], on event: Event, destination: String? = nil) async -> Event? {
-    var current = event
-    for transformation in transformations.ordered(for: destination) {
-        guard let next = await transformation.transform(current, destination: destination) else { return nil }
-        current = next
-    }
-    return current
+    await transformations.ordered(for: destination).run(on: event, destination: destination)
 }
 
 /// Makes the transformations of `configuration` with test doubles.

@@ -69,6 +69,27 @@ func fullDefaultsEvent(_ number: Int) -> Event {
     return event
 }
 
+/// An event as the default pipeline makes it: the processors' metadata (the 49-entry
+/// default payload, one shared dictionary, as processors add precomputed dictionaries)
+/// finalized with the event's own four parameters.
+let defaultsFinalizer = EventFinalizer(appID: "B8E6D3A1-0000-4000-8000-BENCHMARKAPP", salt: "salt")
+let defaultsMetadata: [String: PayloadValue] = fullDefaultsEvent(0).payload.filter {
+    !["screen", "count", "ratio", "isFirstLaunch"].contains($0.key)
+}
+
+func finalizedDefaultsEvent(_ number: Int) -> Event {
+    var context = EventContext(
+        sessionID: UUID(uuidString: "7C1F2E3D-4B5A-4968-8776-A5B4C3D2E1F0"),
+        userIdentifier: "user-42"
+    )
+    context.addParameters(defaultsMetadata)
+    let input = EventInput(
+        "Screen.shown",
+        parameters: ["screen": "home", "count": number, "ratio": 0.5, "isFirstLaunch": false]
+    )
+    return defaultsFinalizer.finalize(input, context: context)
+}
+
 /// The process's resident memory in bytes (Linux: /proc/self/statm), or nil.
 func residentMemoryBytes() -> Int? {
     #if os(Linux)
@@ -192,8 +213,16 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(residentPerEvent, bytes)
         }
     }
-    Benchmark("InMemoryEventCache: memory, 100,000 full-defaults events", configuration: memoryConfiguration) {
+    Benchmark("InMemoryEventCache: memory, 100,000 default-pipeline events", configuration: memoryConfiguration) {
         benchmark in
+        if let bytes = try await inMemoryBytesPerEvent(count: 100_000, make: finalizedDefaultsEvent) {
+            benchmark.measurement(residentPerEvent, bytes)
+        }
+    }
+    Benchmark(
+        "InMemoryEventCache: memory, 100,000 flat 49-key events (each its own dictionary)",
+        configuration: memoryConfiguration
+    ) { benchmark in
         if let bytes = try await inMemoryBytesPerEvent(count: 100_000, make: fullDefaultsEvent) {
             benchmark.measurement(residentPerEvent, bytes)
         }

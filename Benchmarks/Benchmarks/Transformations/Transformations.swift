@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import TelemetryKit
 import TelemetryKitInMemoryStorage
+import TelemetryKitTesting
 import TelemetryKitTransformations
 
 /// Ten conditional transformations: five hold for `purchase` below, one for `screen`.
@@ -36,6 +37,24 @@ struct PassThrough: EventTransformation {
     let id: String
     var scope: TransformationScope { .afterProcessors }
     func transform(_ event: Event, destination: String?) async -> Event? { event }
+}
+
+/// A client with 0 processors, an in-memory cache and `transformations` after the processors.
+func makeClient(transformations: [any EventTransformation]) -> TelemetryClient {
+    TelemetryClient(
+        configuration: .init(appID: "BENCH-APP"),
+        destinations: [
+            Destination(
+                id: "spy",
+                transmitter: SpyEventTransmitter(),
+                cache: InMemoryEventCache(limit: 10_000),
+                policy: DeliveryPolicy(flushInterval: 86_400)
+            )
+        ],
+        transformations: transformations,
+        storage: InMemoryProcessorStorage(),
+        logger: SilentLogger()
+    )
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -76,12 +95,7 @@ let benchmarks: @Sendable () -> Void = {
                 .transformations(storage: storage, logger: SilentLogger())
                 .ordered(for: nil)
             for _ in benchmark.scaledIterations {
-                var current = event
-                for transformation in transformations {
-                    guard let next = await transformation.transform(current, destination: nil) else { break }
-                    current = next
-                }
-                blackHole(current)
+                blackHole(await transformations.run(on: event, destination: nil))
             }
         }
     }
@@ -89,12 +103,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Transformations, 10 pass-through (protocol floor)") { benchmark in
         let transformations: [any EventTransformation] = (0..<10).map { PassThrough(id: "p\($0)") }
         for _ in benchmark.scaledIterations {
-            var current = purchase
-            for transformation in transformations {
-                guard let next = await transformation.transform(current, destination: nil) else { break }
-                current = next
-            }
-            blackHole(current)
+            blackHole(await transformations.run(on: purchase, destination: nil))
         }
     }
 
@@ -112,12 +121,32 @@ let benchmarks: @Sendable () -> Void = {
         config.setTransformation(LowercaseSettingsBuilder(id: "normalize").lowercaseAllVariables())
         let transformations = config.transformations(storage: storage, logger: SilentLogger()).ordered(for: nil)
         for _ in benchmark.scaledIterations {
-            var current = purchase
-            for transformation in transformations {
-                guard let next = await transformation.transform(current, destination: nil) else { break }
-                current = next
+            blackHole(await transformations.run(on: purchase, destination: nil))
+        }
+    }
+
+    // What the transformations add per event through the client: compare these two.
+    let purchaseInput = EventInput(
+        "Purchase",
+        parameters: [
+            "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
+            "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
+        ]
+    )
+    for (label, withTransformations) in [("no transformations", false), ("10 conditional, 5 apply", true)] {
+        Benchmark("TelemetryClient pipelined, 0 processors, \(label)") { benchmark in
+            let transformations =
+                withTransformations
+                ? tenConditionalTransformations().transformations(storage: storage, logger: SilentLogger()) : []
+            let client = makeClient(transformations: transformations)
+            await client.start()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                client.event(purchaseInput)
             }
-            blackHole(current)
+            await client.waitUntilProcessed()
+            benchmark.stopMeasurement()
+            await client.shutdown()
         }
     }
 }

@@ -37,30 +37,47 @@ public struct Transformation: EventTransformation {
     public var scope: TransformationScope { settings.scope }
 
     public func transform(_ event: consuming Event, destination: String?) async -> Event? {
-        if let conditions {
-            let isMet: Bool
-            do {
-                isMet = try conditions.isMet(by: event)
-            } catch {
-                report(error, eventName: event.type)
-                isMet = false
-            }
-            if !isMet {
-                if case .persistDataValue(let transformer) = body { return await transformer.bypass(event) }
-                return event
-            }
-        }
+        let isMet = conditionsAreMet(by: event)
         switch body {
         case .setDataValues(let transformer):
-            transformer.apply(to: &event)
+            if isMet { transformer.apply(to: &event) }
             return event
         case .lowercase(let transformer):
-            transformer.apply(to: &event)
+            if isMet { transformer.apply(to: &event) }
             return event
         case .persistDataValue(let transformer):
-            return await transformer.apply(to: event)
+            return isMet ? await transformer.apply(to: event) : await transformer.bypass(event)
         case .custom(let transformer, let settings):
+            guard isMet else { return event }
             return await transformer.apply(settings, to: event, scope: TransformationPoint(destination: destination))
+        }
+    }
+
+    /// The built-in synchronous transformers (set values, lowercase) finish here, without an
+    /// async call; persisted values (storage) and custom transformers go on to `transform`.
+    public func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
+        switch body {
+        case .setDataValues(let transformer):
+            if conditionsAreMet(by: event) { transformer.apply(to: &event) }
+            return .kept
+        case .lowercase(let transformer):
+            if conditionsAreMet(by: event) { transformer.apply(to: &event) }
+            return .kept
+        case .persistDataValue, .custom:
+            return .needsAsync
+        }
+    }
+
+    /// Whether the settings' conditions hold for `event` (no conditions: always). A condition
+    /// that cannot be decided (a numeric operator on a non-number) counts as not met and is
+    /// reported once.
+    private func conditionsAreMet(by event: borrowing Event) -> Bool {
+        guard let conditions else { return true }
+        do {
+            return try conditions.isMet(by: event)
+        } catch {
+            report(error, eventName: event.type)
+            return false
         }
     }
 
