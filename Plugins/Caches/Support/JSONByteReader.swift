@@ -78,17 +78,21 @@ public struct JSONByteReader {
         try expect(UInt8(ascii: "\""))
         let start = offset
         // Fast path: no escapes.
+        var highBits: UInt8 = 0
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == 0x22 {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+                offset += 1
+                // ASCII (the common case) is valid UTF-8 as it is: no validation pass.
+                if highBits < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw error("a string is not valid UTF-8")
                 }
-                offset += 1
                 return string
             }
             if byte == 0x5C || byte < 0x20 { break }
+            highBits |= byte
             offset += 1
         }
         var buffer = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
