@@ -55,13 +55,22 @@ let package = Package(
         .package(name: "TelemetryKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: suites.map { suite in
-        .executableTarget(
-            name: suite,
+    targets: [
+        // Helpers shared by the suites (emitter, memory reading, a steady client).
+        .target(
+            name: "BenchmarkSupport",
             dependencies: [.product(name: "Benchmark", package: "benchmark")]
                 + telemetryKitProducts.map { .product(name: $0, package: "TelemetryKit") },
-            path: "Benchmarks/\(suite)",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            path: "Support"
         )
-    }
+    ]
+        + suites.map { suite in
+            .executableTarget(
+                name: suite,
+                dependencies: [.product(name: "Benchmark", package: "benchmark"), "BenchmarkSupport"]
+                    + telemetryKitProducts.map { .product(name: $0, package: "TelemetryKit") },
+                path: "Benchmarks/\(suite)",
+                plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            )
+        }
 )

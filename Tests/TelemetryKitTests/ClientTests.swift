@@ -26,18 +26,7 @@ struct ClientOrderingTests {
             }
         }
         await harness.client.flush()
-        let events = harness.spy.deliveredEvents
-        #expect(events.count == 100_000)
-        var perTask = [Int64: [Int64]]()
-        for event in events {
-            guard case .int(let task) = event.payload["task"], let n = event.number else { continue }
-            perTask[task, default: []].append(n)
-        }
-        #expect(perTask.count == 100)
-        for (_, numbers) in perTask {
-            #expect(numbers == (0..<1000).map(Int64.init))
-        }
-        #expect(Set(events.map(\.id)).count == 100_000)
+        expectEveryTaskInOrderOnce(harness.spy.deliveredEvents, tasks: 100, eventsPerTask: 1000)
     }
 
     @Test func awaitedSendReturnsOnceCached() async {
@@ -67,18 +56,7 @@ struct ClientOrderingTests {
             }
         }
         await harness.client.flush()
-        let events = harness.spy.deliveredEvents
-        #expect(events.count == 4_000)
-        var perTask = [Int64: [Int64]]()
-        for event in events {
-            guard case .int(let task) = event.payload["task"], let n = event.number else { continue }
-            perTask[task, default: []].append(n)
-        }
-        #expect(perTask.count == 20)
-        for (_, numbers) in perTask {
-            #expect(numbers == (0..<200).map(Int64.init))
-        }
-        #expect(Set(events.map(\.id)).count == 4_000)
+        expectEveryTaskInOrderOnce(harness.spy.deliveredEvents, tasks: 20, eventsPerTask: 200)
         let stats = await harness.client.stats
         #expect(stats.processed == 4_000)
         #expect(stats.destinations.values.first?.accepted == 4_000)
@@ -254,4 +232,24 @@ private struct EchoOnceProcessor: EventProcessor {
         }
         return try await next(input, context)
     }
+}
+
+/// Every one of `tasks` tasks' events (`task`, `n` = 0..<eventsPerTask) arrived once, in order.
+private func expectEveryTaskInOrderOnce(
+    _ events: [Event],
+    tasks: Int,
+    eventsPerTask: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(events.count == tasks * eventsPerTask, sourceLocation: sourceLocation)
+    var perTask = [Int64: [Int64]]()
+    for event in events {
+        guard case .int(let task) = event.payload["task"], let n = event.number else { continue }
+        perTask[task, default: []].append(n)
+    }
+    #expect(perTask.count == tasks, sourceLocation: sourceLocation)
+    for (_, numbers) in perTask {
+        #expect(numbers == (0..<eventsPerTask).map(Int64.init), sourceLocation: sourceLocation)
+    }
+    #expect(Set(events.map(\.id)).count == tasks * eventsPerTask, sourceLocation: sourceLocation)
 }

@@ -1,12 +1,9 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // Event caches: append (a batch of 100 per call, as group commit amortizes it), peek + remove
 // of the dispatcher's 100-event batch, per backend; and the resident memory per event that
@@ -88,38 +85,6 @@ func finalizedDefaultsEvent(_ number: Int) -> Event {
         parameters: ["screen": "home", "count": number, "ratio": 0.5, "isFirstLaunch": false]
     )
     return defaultsFinalizer.finalize(input, context: context)
-}
-
-/// The process's resident memory in bytes (Linux: /proc/self/statm), or nil.
-func residentMemoryBytes() -> Int? {
-    #if os(Linux)
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * sysconf(Int32(_SC_PAGESIZE))
-    #else
-    return nil
-    #endif
-}
-
-/// Fills an InMemoryEventCache with `count` events made by `make` and returns the growth of
-/// resident memory per event.
-func inMemoryBytesPerEvent(count: Int, make: (Int) -> Event) async throws -> Int? {
-    guard let before = residentMemoryBytes() else { return nil }
-    let cache = InMemoryEventCache(limit: count)
-    var batch: [Event] = []
-    batch.reserveCapacity(100)
-    for number in 0..<count {
-        batch.append(make(number))
-        if batch.count == 100 {
-            try await cache.append(batch)
-            batch.removeAll(keepingCapacity: true)
-        }
-    }
-    try await cache.append(batch)
-    guard let after = residentMemoryBytes() else { return nil }
-    blackHole(await cache.count())
-    return (after - before) / count
 }
 
 func temporaryCacheURL(_ name: String) -> URL {

@@ -1,13 +1,9 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
 import TelemetryKitInMemoryStorage
-
-/// An emitter that drops everything (the benchmarks never release events).
-struct NullEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -22,7 +18,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Consent: granted, no purposes") { benchmark in
         let consent = ConsentProcessor()
-        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: DiscardingEmitter())
         await consent.grant()
         let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
         benchmark.startMeasurement()
@@ -33,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Consent: granted, tagged with purposes") { benchmark in
         let consent = ConsentProcessor(defaultPurposes: [.analytics, .marketing])
-        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: DiscardingEmitter())
         await consent.grant([.analytics, .marketing])
         let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
         benchmark.startMeasurement()
@@ -44,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Consent: destination filter") { benchmark in
         let consent = ConsentProcessor(defaultPurposes: [.analytics])
-        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: NullEmitter())
+        await consent.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: DiscardingEmitter())
         await consent.grant([.analytics, .marketing])
         let pipeline = ProcessorPipeline(processors: [consent], finalizer: finalizer)
         let event = try await pipeline.process(input)

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
@@ -52,57 +53,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    let steady = SteadyClient()
+    let clientInput = EventInput("Screen.shown", parameters: ["screen": "home"])
+
     Benchmark("TelemetryClient.send, 0 processors, in-memory cache") { benchmark in
-        let client = makeClient()
-        await client.start()
-        let input = EventInput("Screen.shown", parameters: ["screen": "home"])
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            await client.send(input)
-        }
-        benchmark.stopMeasurement()
-        await client.shutdown()
+        try await steady.measureAwaited(benchmark, input: clientInput)
     }
 
     Benchmark("TelemetryClient, 0 processors, event → in-memory cache (per event, pipelined)") { benchmark in
-        let client = makeClient()
-        await client.start()
-        let input = EventInput("Screen.shown", parameters: ["screen": "home"])
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            client.event(input)
-        }
-        await client.waitUntilProcessed()
-        benchmark.stopMeasurement()
-        await client.shutdown()
+        try await steady.measurePipelined(benchmark, input: clientInput)
     }
 
     Benchmark("TelemetryClient.event, caller side (fire-and-forget)") { benchmark in
-        let client = makeClient()
-        await client.start()
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            client.event("Screen.shown", parameters: ["screen": "home"])
-        }
-        benchmark.stopMeasurement()
-        await client.waitUntilProcessed()
-        await client.shutdown()
+        try await steady.measureCallerSide(benchmark, name: "Screen.shown", parameters: ["screen": "home"])
     }
-}
-
-/// A client with one destination: an in-memory cache and a spy that is never flushed.
-func makeClient() -> TelemetryClient {
-    TelemetryClient(
-        configuration: .init(appID: "BENCH-APP"),
-        destinations: [
-            Destination(
-                id: "spy",
-                transmitter: SpyEventTransmitter(),
-                cache: InMemoryEventCache(limit: 10_000),
-                policy: DeliveryPolicy(flushInterval: 86_400)
-            )
-        ],
-        storage: InMemoryProcessorStorage(),
-        logger: SilentLogger()
-    )
 }

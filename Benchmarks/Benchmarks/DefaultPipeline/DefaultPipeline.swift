@@ -1,28 +1,8 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKitDefaults
 import TelemetryKitTesting
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The process's resident memory in bytes (Linux: /proc/self/statm), or nil.
-func residentMemoryBytes() -> Int? {
-    #if os(Linux)
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * sysconf(Int32(_SC_PAGESIZE))
-    #else
-    return nil
-    #endif
-}
-
-/// An emitter that drops what processors emit (the benchmark measures the event path only).
-struct DiscardingEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -35,15 +15,7 @@ let benchmarks: @Sendable () -> Void = {
     let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
 
     Benchmark("Default pipeline: 13 processors + finalizer (ProcessorPipeline)") { benchmark in
-        let processors = Telemetry.defaultProcessors(for: config)
-        let storage = InMemoryProcessorStorage()
-        for processor in processors {
-            await processor.start(storage: storage, logger: SilentLogger(), emitter: DiscardingEmitter())
-        }
-        let pipeline = ProcessorPipeline(
-            processors: processors,
-            finalizer: EventFinalizer(appID: "BENCH-APP", logger: SilentLogger())
-        )
+        let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try await pipeline.process(input))
@@ -51,30 +23,10 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    let steady = SteadyClient(processors: Telemetry.defaultProcessors(for: config))
     Benchmark("Default pipeline through TelemetryClient into an in-memory cache (per event, pipelined)") {
         benchmark in
-        let client = TelemetryClient(
-            configuration: .init(appID: "BENCH-APP"),
-            processors: Telemetry.defaultProcessors(for: config),
-            destinations: [
-                Destination(
-                    id: "spy",
-                    transmitter: SpyEventTransmitter(),
-                    cache: InMemoryEventCache(limit: 10_000),
-                    policy: DeliveryPolicy(flushInterval: 86_400)
-                )
-            ],
-            storage: InMemoryProcessorStorage(),
-            logger: SilentLogger()
-        )
-        await client.start()
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            client.event(input)
-        }
-        await client.waitUntilProcessed()
-        benchmark.stopMeasurement()
-        await client.shutdown()
+        try await steady.measurePipelined(benchmark, input: input)
     }
 
     // What a queue of real events costs: 100,000 events from the 13 default processors
@@ -94,37 +46,12 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: 1
         )
     ) { benchmark in
-        let processors = Telemetry.defaultProcessors(for: config)
-        let storage = InMemoryProcessorStorage()
-        for processor in processors {
-            await processor.start(storage: storage, logger: SilentLogger(), emitter: DiscardingEmitter())
-        }
-        let pipeline = ProcessorPipeline(
-            processors: processors,
-            finalizer: EventFinalizer(appID: "BENCH-APP", logger: SilentLogger())
-        )
-        let count = 100_000
-        let cache = InMemoryEventCache(limit: count)
+        let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
         // Warm the processors' caches before the first reading.
         blackHole(try await pipeline.process(input))
-        guard let before = residentMemoryBytes() else { return }
-        var batch: [Event] = []
-        batch.reserveCapacity(100)
-        for number in 0..<count {
-            let event = try await pipeline.process(
-                EventInput("Screen.shown", parameters: ["screen": "home", "count": number])
-            )
-            batch.append(event)
-            if batch.count == 100 {
-                try await cache.append(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+        let bytes = try await inMemoryBytesPerEvent(count: 100_000) { number in
+            try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home", "count": number]))
         }
-        guard let after = residentMemoryBytes() else { return }
-        blackHole(await cache.count())
-        if let first = try await cache.peek(limit: 1).first {
-            print("default-pipeline event: \(first.payloadCount) payload entries")
-        }
-        benchmark.measurement(residentPerEvent, (after - before) / count)
+        if let bytes { benchmark.measurement(residentPerEvent, bytes) }
     }
 }

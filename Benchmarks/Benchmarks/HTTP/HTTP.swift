@@ -1,26 +1,14 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKitDefaults
 import TelemetryKitHTTP
 import TelemetryKitTesting
 
-/// An emitter that drops what processors emit.
-struct DiscardingEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
-
 /// `count` events as the default pipeline finalizes them: realistic payloads (~40 parameters).
 func defaultPipelineEvents(count: Int) async throws -> [Event] {
     let config = Telemetry.Config(appID: "BENCH-APP", namespace: "bench", appVersion: "2.4.1", buildNumber: "412")
-    let processors = Telemetry.defaultProcessors(for: config)
-    let storage = InMemoryProcessorStorage()
-    for processor in processors {
-        await processor.start(storage: storage, logger: SilentLogger(), emitter: DiscardingEmitter())
-    }
-    let pipeline = ProcessorPipeline(
-        processors: processors,
-        finalizer: EventFinalizer(appID: "BENCH-APP", logger: SilentLogger())
-    )
+    let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
     let screens = ["home", "settings", "profile", "checkout", "search"]
     var events: [Event] = []
     for index in 0..<count {

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import TelemetryKit
 import TelemetryKitAppInfo
 import TelemetryKitDefaultParameters
@@ -8,11 +9,6 @@ import TelemetryKitPreviewFilter
 import TelemetryKitTestMode
 import TelemetryKitUserIdentifier
 import TelemetryKitValidation
-
-/// The emitter handed to `start`; none of these processors emits events.
-struct UnusedEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -28,7 +24,11 @@ let benchmarks: @Sendable () -> Void = {
     /// Runs `processor` alone, its `next` being the finalizer, once per scaled iteration.
     func register(_ name: String, _ processor: any EventProcessor) {
         Benchmark(name) { benchmark in
-            await processor.start(storage: InMemoryProcessorStorage(), logger: SilentLogger(), emitter: UnusedEmitter())
+            await processor.start(
+                storage: InMemoryProcessorStorage(),
+                logger: SilentLogger(),
+                emitter: DiscardingEmitter()
+            )
             let pipeline = ProcessorPipeline(processors: [processor], finalizer: finalizer)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {

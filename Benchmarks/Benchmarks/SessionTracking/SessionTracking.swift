@@ -1,12 +1,8 @@
 import Benchmark
+import BenchmarkSupport
 import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitSessionTracking
-
-/// An emitter that drops what it is given: the benchmark measures the event path only.
-struct DiscardingEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(

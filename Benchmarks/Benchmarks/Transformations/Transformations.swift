@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitInMemoryStorage
@@ -37,24 +38,6 @@ struct PassThrough: EventTransformation {
     let id: String
     var scope: TransformationScope { .afterProcessors }
     func transform(_ event: Event, destination: String?) async -> Event? { event }
-}
-
-/// A client with 0 processors, an in-memory cache and `transformations` after the processors.
-func makeClient(transformations: [any EventTransformation]) -> TelemetryClient {
-    TelemetryClient(
-        configuration: .init(appID: "BENCH-APP"),
-        destinations: [
-            Destination(
-                id: "spy",
-                transmitter: SpyEventTransmitter(),
-                cache: InMemoryEventCache(limit: 10_000),
-                policy: DeliveryPolicy(flushInterval: 86_400)
-            )
-        ],
-        transformations: transformations,
-        storage: InMemoryProcessorStorage(),
-        logger: SilentLogger()
-    )
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -134,19 +117,12 @@ let benchmarks: @Sendable () -> Void = {
         ]
     )
     for (label, withTransformations) in [("no transformations", false), ("10 conditional, 5 apply", true)] {
-        Benchmark("TelemetryClient pipelined, 0 processors, \(label)") { benchmark in
-            let transformations =
-                withTransformations
+        let steady = SteadyClient(
+            transformations: withTransformations
                 ? tenConditionalTransformations().transformations(storage: storage, logger: SilentLogger()) : []
-            let client = makeClient(transformations: transformations)
-            await client.start()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                client.event(purchaseInput)
-            }
-            await client.waitUntilProcessed()
-            benchmark.stopMeasurement()
-            await client.shutdown()
+        )
+        Benchmark("TelemetryClient pipelined, 0 processors, \(label)") { benchmark in
+            try await steady.measurePipelined(benchmark, input: purchaseInput)
         }
     }
 }

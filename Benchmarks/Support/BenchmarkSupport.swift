@@ -1,0 +1,127 @@
+public import Benchmark
+public import TelemetryKit
+import TelemetryKitInMemoryStorage
+import TelemetryKitTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Shared by the benchmark suites: one copy of the helpers every suite needs.
+
+/// An emitter that drops what processors emit: the benchmarks measure the event path only.
+public struct DiscardingEmitter: EventSending {
+    public init() {}
+    public func send(_ input: EventInput) async {}
+}
+
+/// The process's resident memory in bytes (Linux: /proc/self/statm), or nil elsewhere.
+public func residentMemoryBytes() -> Int? {
+    #if os(Linux)
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * sysconf(Int32(_SC_PAGESIZE))
+    #else
+    return nil
+    #endif
+}
+
+/// Fills an InMemoryEventCache with `count` events made by `make` (appended 100 at a time)
+/// and returns the growth of resident memory per event, or nil where it cannot be read.
+public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
+    guard let before = residentMemoryBytes() else { return nil }
+    let cache = InMemoryEventCache(limit: count)
+    var batch: [Event] = []
+    batch.reserveCapacity(100)
+    for number in 0..<count {
+        batch.append(try await make(number))
+        if batch.count == 100 {
+            try await cache.append(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+    try await cache.append(batch)
+    guard let after = residentMemoryBytes() else { return nil }
+    blackHole(await cache.count())
+    return (after - before) / count
+}
+
+/// `processors` started (in-memory storage, discarding emitter) and chained before a finalizer.
+public func startedPipeline(_ processors: [any EventProcessor], appID: String = "BENCH-APP") async -> ProcessorPipeline
+{
+    let storage = InMemoryProcessorStorage()
+    for processor in processors {
+        await processor.start(storage: storage, logger: SilentLogger(), emitter: DiscardingEmitter())
+    }
+    return ProcessorPipeline(processors: processors, finalizer: EventFinalizer(appID: appID, logger: SilentLogger()))
+}
+
+/// A long-lived client with one destination (an in-memory cache and a spy that is never
+/// flushed), started on first use and kept for every sample: the benchmarks measure the
+/// steady state, not start-up. The cache is emptied between samples, outside the measurement.
+public final class SteadyClient: Sendable {
+    public let client: TelemetryClient
+    private let cache = InMemoryEventCache(limit: 1_000_000)
+    private let started = Locked(false)
+
+    public init(processors: [any EventProcessor] = [], transformations: [any EventTransformation] = []) {
+        client = TelemetryClient(
+            configuration: .init(appID: "BENCH-APP"),
+            processors: processors,
+            destinations: [
+                Destination(
+                    id: "spy",
+                    transmitter: SpyEventTransmitter(),
+                    cache: cache,
+                    policy: DeliveryPolicy(flushInterval: 86_400)
+                )
+            ],
+            transformations: transformations,
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger()
+        )
+    }
+
+    /// Starts the client once and empties its cache when it has grown large.
+    private func prepare() async throws {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        if first { await client.start() }
+        if await cache.count() > 200_000 { try await cache.removeAll() }
+    }
+
+    /// Per event: fire-and-forget `event(input)` calls, then waiting until all are cached.
+    public func measurePipelined(_ benchmark: Benchmark, input: EventInput) async throws {
+        try await prepare()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            client.event(input)
+        }
+        await client.waitUntilProcessed()
+        benchmark.stopMeasurement()
+    }
+
+    /// Per event: one awaited `send(input)` round trip.
+    public func measureAwaited(_ benchmark: Benchmark, input: EventInput) async throws {
+        try await prepare()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            await client.send(input)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    /// Per event: the caller's side of `event(name, parameters:)` only.
+    public func measureCallerSide(_ benchmark: Benchmark, name: String, parameters: EventParameters) async throws {
+        try await prepare()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            client.event(name, parameters: parameters)
+        }
+        benchmark.stopMeasurement()
+        await client.waitUntilProcessed()
+    }
+}
