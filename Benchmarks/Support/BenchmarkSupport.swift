@@ -90,7 +90,7 @@ public final class SteadyClient: Sendable {
             return !started
         }
         if first { await client.start() }
-        if await cache.count() > 200_000 { try await cache.removeAll() }
+        if await cache.count() > 20_000 { try await cache.removeAll() }
     }
 
     /// Per event: fire-and-forget `event(input)` calls, then waiting until all are cached.
