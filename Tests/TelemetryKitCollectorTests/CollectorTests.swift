@@ -67,8 +67,8 @@ import Foundation
         ("", "at byte 0: the body must be a JSON array of events (the body ends early)"),
         ("{}", "at byte 0: the body must be a JSON array of events"),
         ("[1]", "at byte 1: event 0 is not an object"),
-        ("[{}]", "at byte 1: event 0 has no id"),
-        (#"[{"id":"nope"}]"#, "at byte 7: event 0: id is not a UUID"),
+        ("[{}]", "at byte 1: event 0: missing id"),
+        (#"[{"id":"nope"}]"#, "at byte 8: event 0: expected a UUID"),
         ("[", "at byte 1: event 0 is not an object"),
         ("[] x", "at byte 3: unexpected data after the array"),
         (
@@ -81,11 +81,11 @@ import Foundation
         ),
         (
             #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"T\#u{1}\#u{1}","clientUser":"u"}]"#,
-            "at byte 67: raw control character in a string"
+            "at byte 67: event 0: a control character inside a string"
         ),
         (
             #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"A","type":"\ud800","clientUser":"u"}]"#,
-            "at byte 66: unpaired surrogate in \\u escape"
+            "at byte 72: event 0: a lone high surrogate"
         ),
         (
             #"[{"id":"00000000-0000-4000-8000-000000000001","appID":"","type":"T","clientUser":"u","receivedAt":"2024-01-01T00:00:00.000Z"}]"#,

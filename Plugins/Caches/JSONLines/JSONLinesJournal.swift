@@ -1,5 +1,4 @@
 import TelemetryKit
-import TelemetryKitCacheSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,4 @@
 import TelemetryKit
-import TelemetryKitCacheSupport
 
 #if canImport(SQLite3)
 import SQLite3

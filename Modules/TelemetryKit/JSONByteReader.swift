@@ -1,12 +1,11 @@
-public import TelemetryKit
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
 
-/// A minimal strict JSON reader over UTF-8 bytes, for the records that caches store.
+/// A minimal strict JSON reader over UTF-8 bytes: events (``EventJSONCodec``), cache records,
+/// ingest bodies.
 ///
 /// Reads the pieces `EventJSONCodec` and the JSON-lines journal need (objects, strings,
 /// numbers, literals, UUIDs) without building an intermediate tree. Use it only while the
@@ -317,7 +316,8 @@ public struct JSONByteReader {
 
     // MARK: Events
 
-    /// Reads one event object.
+    /// Reads one event object. `sessionID`, `payload`, `floatValue` and `isTestMode` may be
+    /// absent or `null`; unknown keys are skipped.
     public mutating func readEvent() throws(EventJSONCodecError) -> Event {
         var id: UUID?
         var appID: String?
@@ -329,6 +329,8 @@ public struct JSONByteReader {
         var floatValue: Double?
         var isTestMode = false
 
+        skipWhitespace()
+        let start = offset
         try expect(UInt8(ascii: "{"))
         if !consume(UInt8(ascii: "}")) {
             repeat {
@@ -341,18 +343,21 @@ public struct JSONByteReader {
                 case "clientUser": clientUser = try readString()
                 case "sessionID": sessionID = consumeNull() ? nil : try readString()
                 case "receivedAt": receivedAt = try readDate()
-                case "payload": payload = try readPayload()
+                case "payload": payload = consumeNull() ? [:] : try readPayload()
                 case "floatValue": floatValue = consumeNull() ? nil : try readDouble()
-                case "isTestMode": isTestMode = try readBool()
+                case "isTestMode": isTestMode = consumeNull() ? false : try readBool()
                 default: try skipValue()
                 }
             } while try readSeparator(closing: UInt8(ascii: "}"))
         }
-        guard let id else { throw error("the event has no id") }
-        guard let appID else { throw error("the event has no appID") }
-        guard let type else { throw error("the event has no type") }
-        guard let clientUser else { throw error("the event has no clientUser") }
-        guard let receivedAt else { throw error("the event has no receivedAt") }
+        func missing(_ field: String) -> EventJSONCodecError {
+            EventJSONCodecError("missing \(field)", offset: start)
+        }
+        guard let id else { throw missing("id") }
+        guard let appID else { throw missing("appID") }
+        guard let type else { throw missing("type") }
+        guard let clientUser else { throw missing("clientUser") }
+        guard let receivedAt else { throw missing("receivedAt") }
         return Event(
             id: id,
             appID: appID,
@@ -368,8 +373,11 @@ public struct JSONByteReader {
 
     private mutating func readDate() throws(EventJSONCodecError) -> Date {
         if peekByte() == UInt8(ascii: "\"") {
+            let start = offset
             let string = try readString()
-            guard let date = ISO8601.date(from: string) else { throw error("receivedAt is not an ISO 8601 date") }
+            guard let date = ISO8601.date(from: string) else {
+                throw EventJSONCodecError("receivedAt '\(string)' is not an ISO 8601 UTC timestamp", offset: start)
+            }
             return date
         }
         return Date(timeIntervalSince1970: try readDouble())
@@ -385,7 +393,9 @@ public struct JSONByteReader {
             switch peekByte() {
             case UInt8(ascii: "\""): payload[key] = .string(try readString())
             case UInt8(ascii: "t"), UInt8(ascii: "f"): payload[key] = .bool(try readBool())
-            default: payload[key] = try readNumber()
+            case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
+                payload[key] = try readNumber()
+            default: throw error("payload value '\(key)' is not a string, number or boolean")
             }
         } while try readSeparator(closing: UInt8(ascii: "}"))
         return payload

@@ -1,20 +1,19 @@
-public import TelemetryKit
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
 
-/// A fast JSON codec for ``Event`` that keeps payload types exact, for durable caches.
+/// The JSON form of an ``Event``, fast and exact: what durable caches store, what the HTTP
+/// transmitter sends (as an array) and what the collector reads — one codec for all three.
 ///
 /// It writes the keys of `Event`'s `Codable` form (so `JSONDecoder` reads its output too), with
-/// two differences that matter for a cache:
+/// two differences:
 /// - Doubles are always written with a fraction or an exponent (`1.0`, `1e+20`), and numbers
 ///   are read back as `.double` exactly when they have one, so `.double(1)` does not come back
 ///   as `.int(1)` (`JSONEncoder` writes `1.0` as `1`).
-/// - It is about ten times faster than `JSONEncoder`/`JSONDecoder` for a typical event, which
-///   keeps cache appends and reads within their budget.
+/// - It is 10–25 times faster than `JSONEncoder`/`JSONDecoder` for a typical event, which
+///   keeps cache appends, reads and request bodies within their budgets.
 ///
 /// Non-finite doubles have no JSON form: they are written as the strings `"NaN"`, `"Infinity"`
 /// and `"-Infinity"` (as on the wire) and read back as those strings.
@@ -57,7 +56,7 @@ public enum EventJSONCodec {
             buffer.append(UInt8(ascii: ":"))
             switch value {
             case .string(let string): appendString(string, to: &buffer)
-            case .int(let int): buffer.append(contentsOf: String(int).utf8)
+            case .int(let int): appendInteger(int, to: &buffer)
             case .double(let double): appendDouble(double, to: &buffer)
             case .bool(let bool): buffer.append(contentsOf: (bool ? "true" : "false").utf8)
             }
@@ -81,26 +80,9 @@ public enum EventJSONCodec {
         return event
     }
 
-    /// Reads one event from UTF-8 JSON.
-    public static func decode(_ bytes: [UInt8]) throws(EventJSONCodecError) -> Event {
-        try decode(bytes[...])
-    }
-
-    /// Reads one event from UTF-8 JSON.
-    public static func decode(_ bytes: ArraySlice<UInt8>) throws(EventJSONCodecError) -> Event {
+    /// Reads one event from UTF-8 JSON held in an array, an array slice or `Data`.
+    public static func decode(_ bytes: some ContiguousBytes) throws(EventJSONCodecError) -> Event {
         let result: Result<Event, EventJSONCodecError> = bytes.withUnsafeBytes { raw in
-            do throws(EventJSONCodecError) {
-                return .success(try decode(raw))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
-    /// Reads one event from UTF-8 JSON.
-    public static func decode(_ data: Data) throws(EventJSONCodecError) -> Event {
-        let result: Result<Event, EventJSONCodecError> = data.withUnsafeBytes { raw in
             do throws(EventJSONCodecError) {
                 return .success(try decode(raw))
             } catch {
@@ -117,52 +99,68 @@ public enum EventJSONCodec {
     /// Writes a UUID in `uuidString` form (uppercase), quoted.
     public static func appendUUID(_ id: UUID, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { buffer.append(UInt8(ascii: "-")) }
-                buffer.append(hexDigits[Int(byte >> 4)])
-                buffer.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
-    public static func appendString(_ string: String, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var needsEscaping = false
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                needsEscaping = true
-                break
-            }
-            guard needsEscaping else {
-                buffer.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: buffer.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: buffer.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                case 0..<0x20:
-                    buffer.append(contentsOf: Array(#"\u00"#.utf8))
-                    buffer.append(hexDigits[Int(byte >> 4)])
-                    buffer.append(hexDigits[Int(byte & 0x0F)])
-                default: buffer.append(byte)
+        withUnsafeBytes(of: id.uuid) { bytes in
+            hexDigits.withUnsafeBufferPointer { hex in
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { buffer.append(UInt8(ascii: "-")) }
+                    let byte = bytes[index]
+                    buffer.append(hex[Int(byte >> 4)])
+                    buffer.append(hex[Int(byte & 0x0F)])
                 }
             }
         }
         buffer.append(UInt8(ascii: "\""))
     }
 
+    /// Writes a JSON string literal, escaping quotes, backslashes and control characters;
+    /// runs without anything to escape are copied whole.
+    public static func appendString(_ string: String, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
+                }
+                if runStart < index {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                }
+                appendEscape(byte, to: &buffer)
+                index += 1
+                runStart = index
+            }
+            if runStart < count {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ byte: UInt8, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
+        default:
+            buffer.append(contentsOf: "u00".utf8)
+            buffer.append(hexDigits[Int(byte >> 4)])
+            buffer.append(hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
     /// Writes a double so that it reads back as a double: `description` always has a `.` or
-    /// an exponent for finite values (`1.0`, `1e-05`).
+    /// an exponent for finite values (`1.0`, `1e-05`, `1e+20`), all valid JSON numbers.
+    /// Non-finite values are written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
     static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
         if value.isFinite {
             buffer.append(contentsOf: value.description.utf8)
@@ -170,10 +168,34 @@ public enum EventJSONCodec {
             appendString(value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"), to: &buffer)
         }
     }
+
+    /// Writes an integer without building a `String`.
+    static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+        if value >= 0 && value < 10 {
+            buffer.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        // Digits are produced backwards into a fixed scratch area; Int64.min has 20 characters.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { digits in
+            var magnitude = value.magnitude
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "-")
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
+        }
+    }
 }
 
 /// Why a byte sequence is not an event in `EventJSONCodec`'s format.
-public struct EventJSONCodecError: Error, Sendable, CustomStringConvertible {
+public struct EventJSONCodecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public var message: String
     /// The byte offset where reading stopped.

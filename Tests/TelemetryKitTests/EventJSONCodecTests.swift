@@ -1,6 +1,5 @@
 import Foundation
 import TelemetryKit
-import TelemetryKitCacheSupport
 import TelemetryKitTesting
 import Testing
 
@@ -139,5 +138,27 @@ struct EventJSONCodecTests {
         #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(prefix + [0x61, 0x0A, 0x62] + suffix) }
         #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(prefix + [0x61, 0xFF, 0x62] + suffix) }
         #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(prefix + [0xC3] + suffix) }
+    }
+
+    @Test func nullOptionalFieldsReadAsAbsent() throws {
+        let text =
+            #"{"id":"0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D","appID":"A","type":"T","clientUser":"u","#
+            + #""receivedAt":"2024-06-15T14:00:00.133Z","sessionID":null,"payload":null,"floatValue":null,"#
+            + #""isTestMode":null}"#
+        let event = try EventJSONCodec.decode(Array(text.utf8))
+        #expect(event.sessionID == nil)
+        #expect(event.payload.isEmpty)
+        #expect(event.floatValue == nil)
+        #expect(event.isTestMode == false)
+        #expect(event.receivedAt == Date(timeIntervalSince1970: 1_718_460_000.133))
+    }
+
+    @Test func errorsNameTheProblemAndWhereItIs() {
+        let missing = #"  {"appID":"A"}"#
+        #expect(throws: EventJSONCodecError("missing id", offset: 2)) { try EventJSONCodec.decode(Array(missing.utf8)) }
+        let badValue = #"{"id":"0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D","payload":{"k":[1]}}"#
+        #expect(
+            throws: EventJSONCodecError("payload value 'k' is not a string, number or boolean", offset: 60)
+        ) { try EventJSONCodec.decode(Array(badValue.utf8)) }
     }
 }
