@@ -20,7 +20,7 @@ public import Foundation
 /// let storage = try PlistProcessorStorage(appID: "APP-ID")
 /// await storage.set("B", forKey: "ABTest.variant")
 /// ```
-public final class PlistProcessorStorage: ProcessorStorage {
+public final class PlistProcessorStorage: FileBackedStorageFront {
     /// The name of the file, without extension.
     public let suiteName: String
     /// The app the storage belongs to.
@@ -60,27 +60,4 @@ public final class PlistProcessorStorage: ProcessorStorage {
             clock: clock
         )
     }
-
-    /// The property-list file.
-    public var fileURL: URL { backing.fileURL }
-
-    /// Write counters and state, for tests and debugging.
-    public var diagnostics: FileStorageDiagnostics { backing.diagnostics }
-
-    /// The stored keys, for tests and debugging.
-    public var keys: [String] { backing.keys }
-
-    public func data(forKey key: String) async -> Data? { await backing.data(forKey: key) }
-    public func string(forKey key: String) async -> String? { await backing.string(forKey: key) }
-    public func integer(forKey key: String) async -> Int? { await backing.integer(forKey: key) }
-    public func bool(forKey key: String) async -> Bool? { await backing.bool(forKey: key) }
-
-    public func set(_ value: Data, forKey key: String) async { await backing.set(value, forKey: key) }
-    public func set(_ value: String, forKey key: String) async { await backing.set(value, forKey: key) }
-    public func set(_ value: Int, forKey key: String) async { await backing.set(value, forKey: key) }
-    public func set(_ value: Bool, forKey key: String) async { await backing.set(value, forKey: key) }
-
-    public func removeValue(forKey key: String) async { await backing.removeValue(forKey: key) }
-
-    public func flush() async { await backing.flush() }
 }
