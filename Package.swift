@@ -169,15 +169,14 @@ targets += [
         dependencies: ["TelemetryKitFileStorageSupport", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitFileStorageSupportTests"
     ),
+    // One suite runs the shared tests for both file storages; each format has its own few tests.
     .testTarget(
-        name: "TelemetryKitPlistStorageTests",
-        dependencies: ["TelemetryKitPlistStorage", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitPlistStorageTests"
-    ),
-    .testTarget(
-        name: "TelemetryKitJSONFileStorageTests",
-        dependencies: ["TelemetryKitJSONFileStorage", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitJSONFileStorageTests"
+        name: "TelemetryKitFileStorageTests",
+        dependencies: [
+            "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage", "TelemetryKitFileStorageSupport",
+            "TelemetryKitTesting",
+        ],
+        path: "Tests/TelemetryKitFileStorageTests"
     ),
 ]
 
