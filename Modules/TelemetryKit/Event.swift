@@ -138,8 +138,22 @@ public struct Event: Sendable, Identifiable {
     /// Calls `body` once per payload entry (the merged view), without merging the layers.
     @inlinable
     public func forEachPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
-        for (key, value) in sharedPayload where ownPayload[key] == nil {
-            try body(key, value)
+        if !sharedPayload.isEmpty {
+            // Find the few shared keys the own layer shadows with one lookup per own key (not
+            // one per shared key): usually none, and the shared layer is walked unchecked.
+            var shadowed: [String] = []
+            for key in ownPayload.keys where sharedPayload[key] != nil {
+                shadowed.append(key)
+            }
+            if shadowed.isEmpty {
+                for (key, value) in sharedPayload {
+                    try body(key, value)
+                }
+            } else {
+                for (key, value) in sharedPayload where !shadowed.contains(key) {
+                    try body(key, value)
+                }
+            }
         }
         for (key, value) in ownPayload {
             try body(key, value)

@@ -46,6 +46,19 @@ struct EventPayloadLayerTests {
         #expect(visits == 4)  // the shadowed metadata "screen" is not visited
     }
 
+    @Test func withoutShadowedKeysEveryEntryOfBothLayersIsVisitedOnce() {
+        let event = Self.layered(own: ["count": 3, "new": true])
+        var visited: [String: PayloadValue] = [:]
+        var visits = 0
+        event.forEachPayloadEntry { key, value in
+            visited[key] = value
+            visits += 1
+        }
+        #expect(visits == 5)
+        #expect(visited == Self.metadata.merging(["count": 3, "new": true]) { $1 })
+        #expect(event.payloadCount == 5)
+    }
+
     @Test func layeredAndFlatEventsWithTheSamePayloadAreEqualAndHashAlike() {
         let layered = Self.layered()
         var flat = layered
