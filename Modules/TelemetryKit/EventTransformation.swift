@@ -45,7 +45,10 @@ extension Array where Element == any EventTransformation {
             case .kept: continue
             case .dropped: return nil
             case .needsAsync:
-                guard let next = await transformation.transform(current, destination: destination) else { return nil }
+                // Handed over (no copy); `current` is set again from the result.
+                guard let next = await transformation.transform(consume current, destination: destination) else {
+                    return nil
+                }
                 current = next
             }
         }
