@@ -49,16 +49,16 @@ public enum EventJSONCodec {
         buffer.append(contentsOf: ISO8601.string(from: event.receivedAt).utf8)
         buffer.append(contentsOf: #"","payload":{"#.utf8)
         var first = true
-        event.forEachPayloadEntry { key, value in
-            if !first { buffer.append(UInt8(ascii: ",")) }
-            first = false
-            appendString(key, to: &buffer)
-            buffer.append(UInt8(ascii: ":"))
-            switch value {
-            case .string(let string): appendString(string, to: &buffer)
-            case .int(let int): appendInteger(int, to: &buffer)
-            case .double(let double): appendDouble(double, to: &buffer)
-            case .bool(let bool): buffer.append(contentsOf: (bool ? "true" : "false").utf8)
+        if let fragment = sharedFragments.fragment(for: event) {
+            // The shared layer's entries, encoded once for every event that shares it.
+            buffer.append(contentsOf: fragment)
+            first = fragment.isEmpty
+            for (key, value) in event.ownPayload {
+                appendEntry(key, value, first: &first, to: &buffer)
+            }
+        } else {
+            event.forEachPayloadEntry { key, value in
+                appendEntry(key, value, first: &first, to: &buffer)
             }
         }
         buffer.append(UInt8(ascii: "}"))
@@ -93,6 +93,23 @@ public enum EventJSONCodec {
     }
 
     // MARK: Writing
+
+    /// The encoded entries of the last shared payload layer seen (see ``SharedFragments``).
+    private static let sharedFragments = SharedFragments()
+
+    /// Writes `"key":value`, preceded by a comma unless it is the first entry.
+    static func appendEntry(_ key: String, _ value: PayloadValue, first: inout Bool, to buffer: inout [UInt8]) {
+        if !first { buffer.append(UInt8(ascii: ",")) }
+        first = false
+        appendString(key, to: &buffer)
+        buffer.append(UInt8(ascii: ":"))
+        switch value {
+        case .string(let string): appendString(string, to: &buffer)
+        case .int(let int): appendInteger(int, to: &buffer)
+        case .double(let double): appendDouble(double, to: &buffer)
+        case .bool(let bool): buffer.append(contentsOf: (bool ? "true" : "false").utf8)
+        }
+    }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
@@ -191,6 +208,43 @@ public enum EventJSONCodec {
             }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
         }
+    }
+}
+
+/// Remembers the JSON of the last shared payload layer (the processors' metadata, one
+/// dictionary for every event until a fact changes), so a batch or a stream of appends
+/// encodes those ~50 entries once instead of once per event.
+///
+/// Identity is the dictionary's storage address; the cache keeps the dictionary alive, so the
+/// address cannot be reused for other contents while it is cached.
+private final class SharedFragments: Sendable {
+    private struct Entry {
+        var identity: UInt
+        var source: [String: PayloadValue]
+        var bytes: [UInt8]
+    }
+
+    private let last = Locked<Entry?>(nil)
+
+    /// Dictionaries are one reference wide on every supported platform; if not, no caching.
+    private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
+
+    /// The encoded shared entries of `event` (without braces), or nil when the event has no
+    /// shared layer or its own layer shadows one of the shared keys.
+    func fragment(for event: Event) -> [UInt8]? {
+        let shared = event.sharedPayload
+        guard Self.canIdentify, !shared.isEmpty else { return nil }
+        for key in event.ownPayload.keys where shared[key] != nil { return nil }
+        let identity = withUnsafeBytes(of: shared) { $0.load(as: UInt.self) }
+        if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(shared.count * 48)
+        var first = true
+        for (key, value) in shared {
+            EventJSONCodec.appendEntry(key, value, first: &first, to: &bytes)
+        }
+        last.set(Entry(identity: identity, source: shared, bytes: bytes))
+        return bytes
     }
 }
 

@@ -161,4 +161,32 @@ struct EventJSONCodecTests {
             throws: EventJSONCodecError("payload value 'k' is not a string, number or boolean", offset: 60)
         ) { try EventJSONCodec.decode(Array(badValue.utf8)) }
     }
+
+    @Test func eventsSharingMetadataEncodeTheirOwnMergedPayloads() throws {
+        let first: [String: PayloadValue] = ["TelemetryDeck.Device.platform": "Linux", "screen": "shared", "n": 1]
+        let second: [String: PayloadValue] = ["TelemetryDeck.Device.platform": "Darwin", "depth": 2.5]
+        func event(_ shared: [String: PayloadValue], _ own: [String: PayloadValue]) -> Event {
+            Event(
+                appID: "A",
+                type: "T",
+                clientUser: "u",
+                receivedAt: Date(timeIntervalSince1970: 1),
+                sharedPayload: shared,
+                ownPayload: own
+            )
+        }
+        // Alternating layers, repeated layers (the cached fragment), a shadowing own key, an
+        // empty own layer.
+        let events = [
+            event(first, ["a": true]), event(first, ["b": 2]), event(second, ["c": "x"]), event(first, [:]),
+            event(first, ["screen": "own"]), event(second, [:]),
+        ]
+        for event in events {
+            let decoded = try EventJSONCodec.decode(EventJSONCodec.encode(event))
+            #expect(decoded.payload == event.payload)
+            #expect(decoded == event)
+        }
+        #expect(try EventJSONCodec.decode(EventJSONCodec.encode(events[4])).payload["screen"] == "own")
+        #expect(try EventJSONCodec.decode(EventJSONCodec.encode(events[3])).payload.count == 3)
+    }
 }
