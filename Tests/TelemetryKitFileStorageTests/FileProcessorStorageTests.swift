@@ -41,9 +41,9 @@ struct FileProcessorStorageTests {
         defer { directory.remove() }
         let storage = try kind.makeStorage(directory, suiteName: "com.example.settings")
         #expect(storage.fileURL.path == directory.file("com.example.settings.\(kind.fileExtension)").path)
-        let identity = try #require(kind.identity(of: storage))
-        #expect(identity.suiteName == "com.example.settings")
-        #expect(identity.appID == StorageKind.appID)
+        #expect(type(of: storage) == kind.storageType)
+        #expect(storage.suiteName == "com.example.settings")
+        #expect(storage.appID == StorageKind.appID)
     }
 
     @Test(arguments: StorageKind.allCases)

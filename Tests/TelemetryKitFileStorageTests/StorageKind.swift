@@ -37,6 +37,14 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The storage type.
+    var storageType: any FileBackedStorageFront.Type {
+        switch self {
+        case .plist: PlistProcessorStorage.self
+        case .json: JSONFileProcessorStorage.self
+        }
+    }
+
     /// A storage of this kind for `appID`, with the initializers' own defaults.
     func make(
         directory: URL,
@@ -44,24 +52,13 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
         logger: any Logging = StandardErrorLogger(),
         clock: any TelemetryClock = SystemClock()
     ) throws(FileStorageError) -> any FileBackedStorageFront {
-        switch self {
-        case .plist:
-            try PlistProcessorStorage(
-                suiteName: suiteName,
-                appID: Self.appID,
-                directory: directory,
-                logger: logger,
-                clock: clock
-            )
-        case .json:
-            try JSONFileProcessorStorage(
-                suiteName: suiteName,
-                appID: Self.appID,
-                directory: directory,
-                logger: logger,
-                clock: clock
-            )
-        }
+        try storageType.init(
+            suiteName: suiteName,
+            appID: Self.appID,
+            directory: directory,
+            logger: logger,
+            clock: clock
+        )
     }
 
     /// A storage of this kind in `directory`, with the tests' defaults: a recording logger
@@ -73,14 +70,6 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
         clock: ManualClock = ManualClock()
     ) throws -> any FileBackedStorageFront {
         try make(directory: directory.url, suiteName: suiteName, logger: logger, clock: clock)
-    }
-
-    /// The suite name and app ID of `storage`, if it is a storage of this kind.
-    func identity(of storage: any FileBackedStorageFront) -> (suiteName: String, appID: String)? {
-        switch self {
-        case .plist: (storage as? PlistProcessorStorage).map { ($0.suiteName, $0.appID) }
-        case .json: (storage as? JSONFileProcessorStorage).map { ($0.suiteName, $0.appID) }
-        }
     }
 
     /// Contents the storage cannot read: each is moved aside when the storage opens.

@@ -28,36 +28,11 @@ public final class PlistProcessorStorage: FileBackedStorageFront {
     /// The storage doing the work.
     public let backing: FileBackedProcessorStorage
 
-    /// Opens the suite's file, creating its directory if needed.
-    ///
-    /// - Parameters:
-    ///   - suiteName: The file name without extension (default `"TelemetryKit"`); one path
-    ///     component.
-    ///   - appID: The app whose directory holds the file; one path component.
-    ///   - directory: The directory for the file, instead of the app's default one.
-    ///   - logger: Receives the corrupt-file warning and write errors.
-    ///   - writeDelay: How long changes are collected before one write.
-    ///   - clock: The clock the write delay runs on.
-    /// - Throws: `FileStorageError` (invalid name, directory not writable, file unreadable),
-    ///   with the path in its description.
-    public init(
-        suiteName: String = "TelemetryKit",
-        appID: String,
-        directory: URL? = nil,
-        logger: any Logging = StandardErrorLogger(),
-        writeDelay: TimeInterval = FileBackedProcessorStorage.defaultWriteDelay,
-        clock: any TelemetryClock = SystemClock()
-    ) throws(FileStorageError) {
+    public static var format: any ProcessorStorageFileFormat { PropertyListStorageFormat() }
+
+    public init(suiteName: String, appID: String, backing: FileBackedProcessorStorage) {
         self.suiteName = suiteName
         self.appID = appID
-        backing = try FileBackedProcessorStorage(
-            suiteName: suiteName,
-            appID: appID,
-            directory: directory,
-            format: PropertyListStorageFormat(),
-            logger: logger,
-            writeDelay: writeDelay,
-            clock: clock
-        )
+        self.backing = backing
     }
 }
