@@ -1,4 +1,5 @@
 public import Benchmark
+import Foundation
 public import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
@@ -8,6 +9,42 @@ import Glibc
 #endif
 
 // Shared by the benchmark suites: one copy of the helpers every suite needs.
+
+extension Benchmark.Configuration {
+    /// Per-event benchmarks: wall clock, throughput and mallocs, 1,000 iterations per sample.
+    public static var perEvent: Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal],
+            warmupIterations: 100,
+            scalingFactor: .kilo,
+            maxDuration: .seconds(2)
+        )
+    }
+}
+
+/// The finalizer the processor benchmarks chain their processors to.
+public let benchmarkFinalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
+
+/// The input most per-event benchmarks send.
+public let screenShownInput = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+
+/// A purchase's parameters: a few app values and one SDK key.
+public let purchasePayload: [String: PayloadValue] = [
+    "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
+    "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
+]
+
+/// A finalized event of `type` with `payload`, as transformations and transmitters see it.
+public func benchmarkEvent(_ type: String, payload: [String: PayloadValue]) -> Event {
+    Event(
+        appID: "BENCH-APP",
+        type: type,
+        clientUser: String(repeating: "a", count: 64),
+        sessionID: UUID().uuidString,
+        receivedAt: Date(),
+        payload: payload
+    )
+}
 
 /// An emitter that drops what processors emit: the benchmarks measure the event path only.
 public struct DiscardingEmitter: EventSending {

@@ -20,15 +20,10 @@ struct TrivialProcessor: EventProcessor {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
 
-    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
-    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let finalizer = benchmarkFinalizer
+    let input = screenShownInput
 
     Benchmark("Pipeline, 0 processors") { benchmark in
         let pipeline = ProcessorPipeline(processors: [], finalizer: finalizer)

@@ -5,14 +5,9 @@ import TelemetryKitDefaults
 import TelemetryKitTesting
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
     let config = Telemetry.Config(appID: "BENCH-APP", namespace: "bench", appVersion: "1.0", buildNumber: "1")
-    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let input = screenShownInput
 
     Benchmark("Default pipeline: 13 processors + finalizer (ProcessorPipeline)") { benchmark in
         let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitInMemoryStorage
@@ -10,25 +11,10 @@ enum SetupError: Error {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
 
     // A typical finalized event: a few app parameters plus SDK keys.
-    let event = Event(
-        appID: "BENCH-APP",
-        type: "Purchase",
-        clientUser: String(repeating: "a", count: 64),
-        sessionID: UUID().uuidString,
-        receivedAt: Date(),
-        payload: [
-            "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
-            "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
-        ]
-    )
+    let event = benchmarkEvent("Purchase", payload: purchasePayload)
 
     Benchmark("JavaScriptContext.run, payload.x = 1, 8 keys") { benchmark in
         let context = try JavaScriptContext(code: "payload.x = 1", logger: SilentLogger())

@@ -11,15 +11,10 @@ import TelemetryKitUserIdentifier
 import TelemetryKitValidation
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
 
-    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
-    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let finalizer = benchmarkFinalizer
+    let input = screenShownInput
 
     /// Runs `processor` alone, its `next` being the finalizer, once per scaled iteration.
     func register(_ name: String, _ processor: any EventProcessor) {

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitAccessibility
@@ -9,15 +10,10 @@ import TelemetryKitTrialConversion
 
 /// Each processor alone, with a pass-through `next` that finalizes the event.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
 
-    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
-    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let finalizer = benchmarkFinalizer
+    let input = screenShownInput
     let next: @Sendable (EventInput, EventContext) async throws -> Event = { input, context in
         finalizer.finalize(input, context: context)
     }

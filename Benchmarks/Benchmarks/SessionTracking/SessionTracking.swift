@@ -5,15 +5,10 @@ import TelemetryKitInMemoryStorage
 import TelemetryKitSessionTracking
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
 
-    let finalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
-    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
+    let finalizer = benchmarkFinalizer
+    let input = screenShownInput
 
     Benchmark("SessionTracking, baseline (finalizer only)") { benchmark in
         let pipeline = ProcessorPipeline(processors: [], finalizer: finalizer)

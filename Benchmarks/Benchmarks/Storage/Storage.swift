@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import TelemetryKit
 import TelemetryKitInMemoryStorage
 import TelemetryKitJSONFileStorage
@@ -39,12 +40,7 @@ func setAndFlush(_ storage: any ProcessorStorage, _ benchmark: Benchmark) async 
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .perEvent
     let writeConfiguration = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
         warmupIterations: 5,

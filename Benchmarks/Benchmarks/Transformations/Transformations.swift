@@ -40,37 +40,18 @@ struct PassThrough: EventTransformation {
     func transform(_ event: Event, destination: String?) async -> Event? { event }
 }
 
-let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 100,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+/// The parameters of the `Screen.shown` event: one of the ten conditions holds for it.
+let screenPayload: [String: PayloadValue] = [
+    "total": 5, "items": 3, "currency": "EUR", "screen": "checkout", "email": "ada@example.com",
+    "plan": "free", "TelemetryDeck.Device.platform": "Linux",
+]
 
-    let purchase = Event(
-        appID: "BENCH-APP",
-        type: "Purchase",
-        clientUser: String(repeating: "a", count: 64),
-        sessionID: UUID().uuidString,
-        receivedAt: Date(),
-        payload: [
-            "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
-            "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
-        ]
-    )
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .perEvent
+
+    let purchase = benchmarkEvent("Purchase", payload: purchasePayload)
     let storage = InMemoryProcessorStorage()
-    let screen = Event(
-        appID: "BENCH-APP",
-        type: "Screen.shown",
-        clientUser: String(repeating: "a", count: 64),
-        sessionID: UUID().uuidString,
-        receivedAt: Date(),
-        payload: [
-            "total": 5, "items": 3, "currency": "EUR", "screen": "checkout", "email": "ada@example.com",
-            "plan": "free", "TelemetryDeck.Device.platform": "Linux",
-        ]
-    )
+    let screen = benchmarkEvent("Screen.shown", payload: screenPayload)
 
     for (label, event) in [("5 of 10 apply", purchase), ("1 of 10 applies", screen)] {
         Benchmark("Transformations, 10 conditional after processors, \(label)") { benchmark in
@@ -110,20 +91,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // What the transformations add per event through the client: compare with the same
     // input and no transformations.
-    let purchaseInput = EventInput(
-        "Purchase",
-        parameters: [
-            "total": 19.99, "items": 3, "coupon": "SPRING24", "currency": "EUR", "screen": "checkout",
-            "email": "ada@example.com", "plan": "pro", "TelemetryDeck.Device.platform": "Linux",
-        ]
-    )
-    let screenInput = EventInput(
-        "Screen.shown",
-        parameters: [
-            "total": 5, "items": 3, "currency": "EUR", "screen": "checkout", "email": "ada@example.com",
-            "plan": "free", "TelemetryDeck.Device.platform": "Linux",
-        ]
-    )
+    let purchaseInput = EventInput("Purchase", parameters: EventParameters(purchasePayload))
+    let screenInput = EventInput("Screen.shown", parameters: EventParameters(screenPayload))
     let plain = SteadyClient()
     let transforming = SteadyClient(
         transformations: tenConditionalTransformations().transformations(storage: storage, logger: SilentLogger())
