@@ -1,20 +1,25 @@
 /// Runs async operations one after another, in the order they were submitted.
 ///
 /// Used where an operation awaits storage or the intake and a later operation must not
-/// overtake it (opt-out switches, persisting snapshots).
-final class SerialTaskQueue: Sendable {
+/// overtake it (opt-out switches, persisting snapshots, a processor's releases and writes).
+///
+/// ```swift
+/// let writes = SerialTaskQueue()
+/// writes.enqueue { await storage.set(snapshot, forKey: "state") }   // later writes wait
+/// ```
+public final class SerialTaskQueue: Sendable {
     private let tail = Locked<Task<Void, Never>?>(nil)
 
-    init() {}
+    public init() {}
 
     /// Runs `operation` after every earlier one finished, and returns when it finished.
-    func run(_ operation: @escaping @Sendable () async -> Void) async {
+    public func run(_ operation: @escaping @Sendable () async -> Void) async {
         await enqueue(operation).value
     }
 
     /// Schedules `operation` after every earlier one, without waiting.
     @discardableResult
-    func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    public func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         tail.withLock { tail in
             let previous = tail
             let task = Task {
@@ -27,7 +32,7 @@ final class SerialTaskQueue: Sendable {
     }
 
     /// Waits until everything scheduled so far finished.
-    func drain() async {
+    public func drain() async {
         let last = tail.current
         await last?.value
     }

@@ -76,8 +76,8 @@ public final class ConsentProcessor: EventProcessor {
     }
 
     private let state = Locked(State())
-    private let emissions = TaskChain()
-    private let writes = TaskChain()
+    private let emissions = SerialTaskQueue()
+    private let writes = SerialTaskQueue()
 
     /// Creates the processor.
     ///
