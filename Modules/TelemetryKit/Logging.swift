@@ -52,7 +52,7 @@ public struct StandardErrorLogger: Logging {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
-        StandardError.write("[TelemetryKit] \(level): \(message())\n")
+        DescriptorOutput.write("[TelemetryKit] \(level): \(message())\n", to: DescriptorOutput.standardError)
     }
 }
 

@@ -1,11 +1,5 @@
 #if Tools
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TelemetryKit
 
 /// Writes `text` and a line break to standard output at once (unbuffered), so output
 /// shows up in order and immediately, also through a pipe.
@@ -16,26 +10,6 @@ func say(_ text: String = "") {
 /// Writes `text` to standard output with `write(2)`. A closed pipe (`telemetrykit demo |
 /// head`) ends the output quietly instead of crashing.
 func write(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}
-
-private func systemWrite(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(STDOUT_FILENO, pointer, count)
-    #elseif canImport(Musl)
-    return Musl.write(STDOUT_FILENO, pointer, count)
-    #elseif canImport(Darwin)
-    return Darwin.write(STDOUT_FILENO, pointer, count)
-    #endif
+    DescriptorOutput.write(text, to: DescriptorOutput.standardOutput)
 }
 #endif

@@ -1,13 +1,5 @@
 public import TelemetryKit
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Prints every event on one line and always reports `.delivered`: for development,
 /// debugging a pipeline, and command-line tools.
 ///
@@ -48,8 +40,8 @@ public struct ConsoleEventTransmitter: EventTransmitting {
         }
         // One write per batch keeps lines of concurrent batches from interleaving.
         switch output {
-        case .standardError: Self.write(text, to: 2)
-        case .standardOutput: Self.write(text, to: 1)
+        case .standardError: DescriptorOutput.write(text, to: DescriptorOutput.standardError)
+        case .standardOutput: DescriptorOutput.write(text, to: DescriptorOutput.standardOutput)
         case .text(let handler): handler(text)
         }
         return .delivered
@@ -110,28 +102,4 @@ public struct ConsoleEventTransmitter: EventTransmitting {
         }
         return result
     }
-
-    private static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, base + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-}
-
-private func systemWrite(_ descriptor: Int32, _ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.write(descriptor, pointer, count)
-    #elseif canImport(Glibc)
-    return Glibc.write(descriptor, pointer, count)
-    #elseif canImport(Musl)
-    return Musl.write(descriptor, pointer, count)
-    #endif
 }
