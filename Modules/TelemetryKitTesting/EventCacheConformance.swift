@@ -63,6 +63,9 @@ public struct EventCacheConformance: Sendable {
         /// A new instance on the same storage sees the same events in the same order
         /// (needs a `reopen` closure).
         case reopenPersistence
+        /// Appends from 20 concurrent tasks are all stored, each task's events in its call
+        /// order; with a `reopen` closure, a new instance reads them back the same.
+        case concurrentAppends
 
         public var description: String { rawValue }
 
@@ -99,6 +102,7 @@ public struct EventCacheConformance: Sendable {
         case .limitEviction: try await limitEviction(&context)
         case .payloadRoundTrip: try await payloadRoundTrip(&context)
         case .reopenPersistence: try await reopenPersistence(&context)
+        case .concurrentAppends: try await concurrentAppends(&context)
         }
     }
 
@@ -270,6 +274,43 @@ public struct EventCacheConformance: Sendable {
         let fourth = try await reopen()
         try context.expect(await fourth.count(), 0, "count after removeAll and reopening")
         try context.expect(try await fourth.peek(limit: 10), [], "peek after removeAll and reopening")
+    }
+
+    private func concurrentAppends(_ context: inout CheckContext) async throws {
+        let subject = try await make(1000)
+        let cache = subject.cache
+        let perTask = (0..<20).map { task in Self.numberedEvents((task * 100)..<(task * 100 + 15)) }
+        let failures = await withTaskGroup(of: (any Error)?.self) { group in
+            for events in perTask {
+                group.addTask {
+                    do {
+                        for chunk in stride(from: 0, to: events.count, by: 3) {
+                            try await cache.append(Array(events[chunk..<(chunk + 3)]))
+                        }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            var failures: [any Error] = []
+            for await failure in group {
+                if let failure { failures.append(failure) }
+            }
+            return failures
+        }
+        if let failure = failures.first { throw context.failure("a concurrent append failed: \(failure)") }
+        try context.expect(await cache.count(), 300, "count after 20 × 15 concurrent appends")
+        let stored = try await cache.peek(limit: 1000)
+        try context.expect(Set(stored.map(\.id)), Set(perTask.joined().map(\.id)), "the ids stored")
+        for events in perTask {
+            let ids = Set(events.map(\.id))
+            try context.expect(stored.filter { ids.contains($0.id) }, events, "one task's events, in its order")
+        }
+        if let reopen = subject.reopen {
+            let reopened = try await reopen()
+            try context.expect(try await reopened.peek(limit: 1000), stored, "after reopening")
+        }
     }
 
     /// Writes with the first instance and returns only the reopen closure, so the first

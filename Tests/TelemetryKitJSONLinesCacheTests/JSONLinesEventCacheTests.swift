@@ -201,31 +201,6 @@ struct JSONLinesEventCacheTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
-    @Test func concurrentAppendsAreAllWrittenInEachCallersOrder() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.jsonl")
-        let cache = try JSONLinesEventCache(fileURL: url)
-        let perTask = (0..<20).map { task in EventCacheConformance.numberedEvents((task * 100)..<(task * 100 + 15)) }
-        await withTaskGroup(of: Void.self) { group in
-            for events in perTask {
-                group.addTask {
-                    for chunk in stride(from: 0, to: events.count, by: 3) {
-                        try? await cache.append(Array(events[chunk..<(chunk + 3)]))
-                    }
-                }
-            }
-        }
-        #expect(await cache.count() == 300)
-        let stored = try await cache.peek(limit: 1000)
-        for events in perTask {
-            let ids = Set(events.map(\.id))
-            #expect(stored.filter { ids.contains($0.id) } == events)
-        }
-        let reopened = try JSONLinesEventCache(fileURL: url)
-        #expect(try await reopened.peek(limit: 1000) == stored)
-    }
-
     /// The journal's lines (without the final empty one).
     private func lines(_ url: URL) throws -> [String] {
         let text = try String(contentsOf: url, encoding: .utf8)

@@ -146,32 +146,6 @@ struct SQLiteEventCacheTests {
         #expect(try await reopened.peek(limit: 10) == Array(events.suffix(4)))
     }
 
-    @Test func concurrentAppendsAreAllCommittedInEachCallersOrder() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let cache = try SQLiteEventCache(fileURL: url)
-        let perTask = (0..<20).map { task in EventCacheConformance.numberedEvents((task * 100)..<(task * 100 + 15)) }
-        await withTaskGroup(of: Void.self) { group in
-            for events in perTask {
-                group.addTask {
-                    for chunk in stride(from: 0, to: events.count, by: 3) {
-                        try? await cache.append(Array(events[chunk..<(chunk + 3)]))
-                    }
-                }
-            }
-        }
-        #expect(await cache.count() == 300)
-        let stored = try await cache.peek(limit: 1000)
-        #expect(Set(stored.map(\.id)) == Set(perTask.joined().map(\.id)))
-        for events in perTask {
-            let ids = Set(events.map(\.id))
-            #expect(stored.filter { ids.contains($0.id) } == events)
-        }
-        let reopened = try SQLiteEventCache(fileURL: url)
-        #expect(try await reopened.peek(limit: 1000) == stored)
-    }
-
     @Test func anUndecodableRowIsDroppedWithAWarning() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
