@@ -26,7 +26,8 @@ public enum EventJSONCodec {
     /// The event as UTF-8 JSON, on one line (control characters are escaped).
     public static func encode(_ event: Event) -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(256 + event.payloadCount * 48)
+        // An upper bound of the entry count (shadowed keys counted twice) without lookups.
+        buffer.reserveCapacity(256 + (event.sharedPayload.count + event.ownPayload.count) * 48)
         encode(event, into: &buffer)
         return buffer
     }
