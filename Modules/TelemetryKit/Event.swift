@@ -10,12 +10,18 @@ public import Foundation
 /// read back from a cache compares equal to the one that was written.
 ///
 /// ## Payload storage
-/// The finalizer makes the payload in two layers without copying either: the context
-/// metadata, which is the *same* dictionary for every event until a processor's facts
-/// change, and the event's own parameters on top (they win on collisions). A cached
-/// event therefore costs its own parameters, not another copy of ~50 shared metadata
-/// entries. ``payload`` reads the merged dictionary (merging on each read when layered);
-/// hot paths use ``payloadValue(forKey:)``, ``setPayloadValue(_:forKey:)`` and
+/// The payload is kept in up to three layers, so that neither the finalizer nor a
+/// transformation copies a whole payload per event:
+/// 1. the context metadata, which is the *same* dictionary for every event until a
+///    processor's facts change (a cached event therefore costs its own parameters, not
+///    another copy of ~50 shared metadata entries);
+/// 2. the event's own parameters (the input's dictionary, not copied);
+/// 3. a short list of edits made after finalization (set or removed values), searched by
+///    comparing keys rather than hashing them: a few writes by transformations neither copy
+///    nor rehash the layers below.
+///
+/// Higher layers win. ``payload`` reads the merged dictionary (merging on each read when
+/// layered); hot paths use ``payloadValue(forKey:)``, ``setPayloadValue(_:forKey:)`` and
 /// ``forEachPayloadEntry(_:)``, which work on the layers directly.
 public struct Event: Sendable, Identifiable {
     /// A fresh UUID per event; receivers use it to drop re-sent duplicates.
@@ -33,6 +39,10 @@ public struct Event: Sendable, Identifiable {
     @usableFromInline var sharedPayload: [String: PayloadValue]
     /// The event's own entries; they win over `sharedPayload`.
     @usableFromInline var ownPayload: [String: PayloadValue]
+    /// Changes made after finalization, at most ``PayloadEdit/limit`` distinct keys; they win
+    /// over both dictionaries. While there are edits the dictionaries are not changed, so a
+    /// removal (`value == nil`) is only recorded for a key one of them holds.
+    @usableFromInline var payloadEdits: [PayloadEdit]
 
     public init(
         id: UUID = UUID(),
@@ -81,6 +91,7 @@ public struct Event: Sendable, Identifiable {
         self.receivedAt = receivedAt
         self.sharedPayload = shared
         self.ownPayload = own
+        self.payloadEdits = []
         self.floatValue = floatValue
         self.isTestMode = isTestMode
     }
@@ -89,15 +100,16 @@ public struct Event: Sendable, Identifiable {
     /// writing through it makes the payload a single layer.
     public var payload: [String: PayloadValue] {
         get {
-            if sharedPayload.isEmpty { return ownPayload }
-            if ownPayload.isEmpty { return sharedPayload }
-            var merged = sharedPayload
-            for (key, value) in ownPayload { merged[key] = value }
-            return merged
+            if payloadEdits.isEmpty {
+                if sharedPayload.isEmpty { return ownPayload }
+                if ownPayload.isEmpty { return sharedPayload }
+            }
+            return mergedPayload()
         }
         set {
             sharedPayload = [:]
             ownPayload = newValue
+            payloadEdits = []
         }
         _modify {
             flattenPayload()
@@ -108,42 +120,60 @@ public struct Event: Sendable, Identifiable {
     /// The payload value for `key`, without merging the layers.
     @inlinable
     public func payloadValue(forKey key: String) -> PayloadValue? {
+        if !payloadEdits.isEmpty, let index = editIndex(forKey: key) { return payloadEdits[index].value }
         if let own = ownPayload[key] { return own }
         return sharedPayload.isEmpty ? nil : sharedPayload[key]
     }
 
-    /// Sets (or, with nil, removes) one payload value. Setting writes to the event's own
-    /// layer; the shared layer is left alone unless a key in it is removed.
+    /// Sets (or, with nil, removes) one payload value. Neither dictionary layer is copied:
+    /// the change is recorded as an edit on top of them (up to ``PayloadEdit/limit`` keys,
+    /// then the layers are merged into one).
     @inlinable
     public mutating func setPayloadValue(_ value: PayloadValue?, forKey key: String) {
-        if let value {
-            ownPayload[key] = value
-        } else if sharedPayload[key] != nil {
-            flattenPayload()
-            ownPayload.removeValue(forKey: key)
+        if !payloadEdits.isEmpty, let index = editIndex(forKey: key) {
+            if value == nil && ownPayload[key] == nil && sharedPayload[key] == nil {
+                payloadEdits.remove(at: index)
+            } else {
+                payloadEdits[index].value = value
+            }
+            return
+        }
+        if value == nil && ownPayload[key] == nil && (sharedPayload.isEmpty || sharedPayload[key] == nil) {
+            return  // nothing to remove
+        }
+        if payloadEdits.count < PayloadEdit.limit {
+            if payloadEdits.capacity == 0 { payloadEdits.reserveCapacity(PayloadEdit.initialCapacity) }
+            payloadEdits.append(PayloadEdit(key: key, value: value))
         } else {
-            ownPayload.removeValue(forKey: key)
+            flattenPayload()
+            ownPayload[key] = value
         }
     }
 
-    /// Makes room in the event's own layer for `additional` more entries, so that a series of
-    /// ``setPayloadValue(_:forKey:)`` calls copies the layer at most once instead of copying
-    /// it and then growing it.
+    /// Prepares for `additional` more ``setPayloadValue(_:forKey:)`` calls: room in the list
+    /// of edits when they fit, else the layers are merged once, with room for them.
     @inlinable
     public mutating func reservePayloadCapacity(_ additional: Int) {
-        let needed = ownPayload.count + additional
-        if ownPayload.capacity < needed { ownPayload.reserveCapacity(needed) }
+        let edits = payloadEdits.count + additional
+        if edits <= PayloadEdit.limit {
+            if payloadEdits.capacity < edits { payloadEdits.reserveCapacity(max(edits, PayloadEdit.initialCapacity)) }
+        } else {
+            flattenPayload(reservingCapacity: additional)
+        }
     }
 
     /// Calls `body` once per payload entry (the merged view), without merging the layers.
     @inlinable
     public func forEachPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
         if !sharedPayload.isEmpty {
-            // Find the few shared keys the own layer shadows with one lookup per own key (not
-            // one per shared key): usually none, and the shared layer is walked unchecked.
+            // Find the few shared keys the upper layers shadow with one lookup per upper key
+            // (not one per shared key): usually none, and the shared layer is walked unchecked.
             var shadowed: [String] = []
             for key in ownPayload.keys where sharedPayload[key] != nil {
                 shadowed.append(key)
+            }
+            for edit in payloadEdits where sharedPayload[edit.key] != nil {
+                shadowed.append(edit.key)
             }
             if shadowed.isEmpty {
                 for (key, value) in sharedPayload {
@@ -155,31 +185,83 @@ public struct Event: Sendable, Identifiable {
                 }
             }
         }
-        for (key, value) in ownPayload {
-            try body(key, value)
-        }
+        try forEachUpperPayloadEntry(body)
     }
 
     /// The number of payload entries (the merged view).
     public var payloadCount: Int {
-        if sharedPayload.isEmpty { return ownPayload.count }
         var count = sharedPayload.count
-        for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
+        if sharedPayload.isEmpty {
+            count = ownPayload.count
+        } else {
+            for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
+        }
+        for edit in payloadEdits {
+            let isBelow = ownPayload[edit.key] != nil || (!sharedPayload.isEmpty && sharedPayload[edit.key] != nil)
+            if edit.value == nil {
+                count -= 1  // removals are only recorded for keys below
+            } else if !isBelow {
+                count += 1
+            }
+        }
         return count
+    }
+
+    /// The index of the edit for `key`, if any.
+    @inlinable
+    func editIndex(forKey key: String) -> Int? {
+        payloadEdits.firstIndex { $0.key == key }
+    }
+
+    /// Calls `body` for the own entries the edits do not replace, then for the edits' values:
+    /// every entry above the shared layer.
+    @usableFromInline
+    func forEachUpperPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
+        if payloadEdits.isEmpty {
+            for (key, value) in ownPayload {
+                try body(key, value)
+            }
+            return
+        }
+        var replaced: [String] = []
+        if !ownPayload.isEmpty {
+            for edit in payloadEdits where ownPayload[edit.key] != nil { replaced.append(edit.key) }
+        }
+        for (key, value) in ownPayload where replaced.isEmpty || !replaced.contains(key) {
+            try body(key, value)
+        }
+        for edit in payloadEdits {
+            if let value = edit.value { try body(edit.key, value) }
+        }
+    }
+
+    /// The layers merged into one dictionary.
+    func mergedPayload(reservingCapacity additional: Int = 0) -> [String: PayloadValue] {
+        var merged: [String: PayloadValue]
+        if sharedPayload.isEmpty {
+            merged = ownPayload
+            if additional > 0 || !payloadEdits.isEmpty {
+                merged.reserveCapacity(ownPayload.count + payloadEdits.count + additional)
+            }
+        } else {
+            merged = sharedPayload
+            merged.reserveCapacity(sharedPayload.count + ownPayload.count + payloadEdits.count + additional)
+            for (key, value) in ownPayload { merged[key] = value }
+        }
+        for edit in payloadEdits { merged[edit.key] = edit.value }
+        return merged
     }
 
     /// Makes the payload a single layer (the merged dictionary).
     @usableFromInline
-    mutating func flattenPayload() {
-        guard !sharedPayload.isEmpty else { return }
-        if ownPayload.isEmpty {
-            ownPayload = sharedPayload
-        } else {
-            var merged = sharedPayload
-            for (key, value) in ownPayload { merged[key] = value }
-            ownPayload = merged
+    mutating func flattenPayload(reservingCapacity additional: Int = 0) {
+        if sharedPayload.isEmpty && payloadEdits.isEmpty {
+            if additional > 0 { ownPayload.reserveCapacity(ownPayload.count + additional) }
+            return
         }
+        ownPayload = mergedPayload(reservingCapacity: additional)
         sharedPayload = [:]
+        payloadEdits = []
     }
 
     /// A cheap, deterministic estimate of the event's size on the wire, in bytes.
@@ -210,7 +292,11 @@ extension Event: Hashable {
             lhs.sessionID == rhs.sessionID, lhs.receivedAt == rhs.receivedAt, lhs.floatValue == rhs.floatValue,
             lhs.isTestMode == rhs.isTestMode
         else { return false }
-        if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty { return lhs.ownPayload == rhs.ownPayload }
+        if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty && lhs.payloadEdits.isEmpty
+            && rhs.payloadEdits.isEmpty
+        {
+            return lhs.ownPayload == rhs.ownPayload
+        }
         return lhs.payload == rhs.payload
     }
 
@@ -252,6 +338,7 @@ extension Event: Codable {
             receivedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .receivedAt))
         }
         sharedPayload = [:]
+        payloadEdits = []
         ownPayload = try container.decodeIfPresent([String: PayloadValue].self, forKey: .payload) ?? [:]
         floatValue = try container.decodeIfPresent(Double.self, forKey: .floatValue)
         isTestMode = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) ?? false
@@ -270,5 +357,25 @@ extension Event: Codable {
             try container.encode(floatValue, forKey: .floatValue)
         }
         try container.encode(isTestMode, forKey: .isTestMode)
+    }
+}
+
+/// One change of an event's payload made after finalization: `key` set to `value`, or
+/// removed when `value` is nil.
+@usableFromInline
+struct PayloadEdit: Sendable {
+    /// The most distinct keys kept as edits; past it the layers are merged into one. Edits
+    /// are found by comparing keys one by one, which beats hashing for a handful of them.
+    @usableFromInline static let limit = 16
+    /// The list's first allocation, enough for a typical chain of transformations.
+    @usableFromInline static let initialCapacity = 8
+
+    @usableFromInline var key: String
+    @usableFromInline var value: PayloadValue?
+
+    @usableFromInline
+    init(key: String, value: PayloadValue?) {
+        self.key = key
+        self.value = value
     }
 }

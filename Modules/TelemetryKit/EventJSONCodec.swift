@@ -27,7 +27,9 @@ public enum EventJSONCodec {
     public static func encode(_ event: Event) -> [UInt8] {
         var buffer: [UInt8] = []
         // An upper bound of the entry count (shadowed keys counted twice) without lookups.
-        buffer.reserveCapacity(256 + (event.sharedPayload.count + event.ownPayload.count) * 48)
+        buffer.reserveCapacity(
+            256 + (event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48
+        )
         encode(event, into: &buffer)
         return buffer
     }
@@ -54,7 +56,7 @@ public enum EventJSONCodec {
             // The shared layer's entries, encoded once for every event that shares it.
             buffer.append(contentsOf: fragment)
             first = fragment.isEmpty
-            for (key, value) in event.ownPayload {
+            event.forEachUpperPayloadEntry { key, value in
                 appendEntry(key, value, first: &first, to: &buffer)
             }
         } else {
@@ -231,11 +233,12 @@ private final class SharedFragments: Sendable {
     private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
 
     /// The encoded shared entries of `event` (without braces), or nil when the event has no
-    /// shared layer or its own layer shadows one of the shared keys.
+    /// shared layer or an upper layer shadows one of the shared keys.
     func fragment(for event: Event) -> [UInt8]? {
         let shared = event.sharedPayload
         guard Self.canIdentify, !shared.isEmpty else { return nil }
         for key in event.ownPayload.keys where shared[key] != nil { return nil }
+        for edit in event.payloadEdits where shared[edit.key] != nil { return nil }
         let identity = withUnsafeBytes(of: shared) { $0.load(as: UInt.self) }
         if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
         var bytes: [UInt8] = []

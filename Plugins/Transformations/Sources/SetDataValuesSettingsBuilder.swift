@@ -96,8 +96,8 @@ struct SetDataValuesTransformer: Sendable {
     let plan: Plan
 
     func apply(to event: inout Event) {
-        // Room for these writes and a few of later transformations: one copy, no regrowth.
-        event.reservePayloadCapacity(plan.operations.count + 4)
+        // Room for these writes at once (edits on top of the event's layers, no copies of them).
+        event.reservePayloadCapacity(plan.operations.count)
         for operation in plan.operations {
             switch operation {
             case .copy(let source, let target):
