@@ -228,6 +228,7 @@ enum JavaScriptValues {
                 result.setPayloadValue(nil, forKey: entry.key)
             }
         }
+        result.reservePayloadCapacity(changes.count)
         for change in changes {
             result.setPayloadValue(change.value, forKey: change.key)
         }
