@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitTesting
 import TelemetryKitTransformations
 import Testing
 
@@ -95,8 +96,49 @@ let nestedCases: [NestedCase] = [
         let event = makeEvent(payload: ["amount": "lots"])
         #expect(try Rule.or([.just(.isDefined(variable: "amount")), undecidable]).isMet(by: event))
         #expect(try !Rule.and([.just(.isNotDefined(variable: "amount")), undecidable]).isMet(by: event))
-        #expect(throws: NonNumericValueError.self) {
-            try Rule.not(undecidable).isMet(by: event)
+        #expect(throws: NonNumericValueError(condition: .isGreaterThan(variable: "amount", number: 1), value: "lots")) {
+            try Rule.and([.just(.isDefined(variable: "amount")), .or([.or([]), .not(undecidable)])]).isMet(by: event)
         }
+    }
+
+    /// Random rules, up to four levels deep with children of every size, evaluated as laid out
+    /// for transformations (`isMet`) and by a plain recursion over the rule (`evaluate`): the
+    /// two agree on every rule and event.
+    @Test(arguments: [3, 11, 2024])
+    func evaluationAgreesWithAPlainRecursion(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let leaves: [Condition] = [
+            .isDefined(variable: "a"), .isNotDefined(variable: "a"), .equals(variable: "b", target: "x"),
+            .startsWith(ignoreCase: true, variable: "b", prefix: "X"), .isLessThan(variable: "n", number: 5),
+            .equals(variable: "event_name", target: "purchase"),
+        ]
+        func rule(depth: Int) -> Rule<Condition> {
+            let pick = random.next() % (depth == 0 ? 1 : 4)
+            switch pick {
+            case 1, 2:
+                let children = (0..<Int(random.next() % 4)).map { _ in rule(depth: depth - 1) }
+                return pick == 1 ? .and(children) : .or(children)
+            case 3: return .not(rule(depth: depth - 1))
+            default: return .just(leaves[Int(random.next() % UInt64(leaves.count))])
+            }
+        }
+        let events = [
+            makeEvent("purchase", payload: ["a": 1, "b": "x", "n": 3]),
+            makeEvent("refund", payload: ["b": "xylophone", "n": 9]),
+            makeEvent("purchase", payload: [:]),
+        ]
+        var holding = 0
+        for _ in 0..<300 {
+            let candidate = rule(depth: 4)
+            for event in events {
+                let expected = try candidate.evaluate { (condition) throws(NonNumericValueError) -> Bool in
+                    try condition.isMet(by: event)
+                }
+                #expect(try candidate.isMet(by: event) == expected, "\(candidate)")
+                if expected { holding += 1 }
+            }
+        }
+        // Both outcomes occur often (the check is not trivially all true or all false).
+        #expect(holding > 150 && holding < 750)
     }
 }

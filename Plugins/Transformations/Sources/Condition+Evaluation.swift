@@ -6,57 +6,20 @@ extension Condition {
     /// - Throws: ``NonNumericValueError`` when a numeric operator meets a variable that is not
     ///   a number; the transformation then skips the event.
     public func isMet(by event: Event) throws(NonNumericValueError) -> Bool {
-        let value = event.value(for: storage.variable)
-        switch storage.test {
-        case .defined:
-            return value != nil
-        case .notDefined:
-            return value == nil
-        case .empty(let negated):
-            guard let value else { return false }
-            let isEmpty: Bool
-            if case .string(let string) = value { isEmpty = string.isEmpty } else { isEmpty = false }
-            return isEmpty != negated
-        case .text(let text):
-            guard let value else { return false }
-            return text.holds(for: value)
-        case .compare(let number, let comparison):
-            guard let value else { return false }
-            guard let valueNumber = NumberParsing.number(value) else {
-                throw NonNumericValueError(condition: self, value: value)
-            }
-            switch comparison {
-            case .greater: return valueNumber > number
-            case .greaterOrEqual: return valueNumber >= number
-            case .less: return valueNumber < number
-            case .lessOrEqual: return valueNumber <= number
-            }
-        case .regex(let regex):
-            guard let value else { return false }
-            return regex.matches(value.stringValue)
-        }
+        try storage.test.isMet(by: event.value(for: storage.variable), of: self)
     }
 }
 
 extension Rule where Item == Condition {
     /// Whether the rule holds for `event`.
     ///
+    /// For one-off checks: the rule is laid out for evaluation on each call (transformations
+    /// do that once, when they are made).
+    ///
     /// - Throws: ``NonNumericValueError`` when a numeric condition it reaches meets a
     ///   variable that is not a number.
     public func isMet(by event: Event) throws(NonNumericValueError) -> Bool {
-        // A direct recursion rather than `evaluate(_:)`: no closure, no generic dispatch.
-        switch self {
-        case .just(let condition):
-            return try condition.isMet(by: event)
-        case .and(let children):
-            for child in children where try !child.isMet(by: event) { return false }
-            return true
-        case .or(let children):
-            for child in children where try child.isMet(by: event) { return true }
-            return false
-        case .not(let child):
-            return try !child.isMet(by: event)
-        }
+        try CompiledRule(self).isMet(by: event)
     }
 
     /// Every condition of the rule, depth first.
@@ -93,37 +56,6 @@ extension Condition {
         case greater, greaterOrEqual, less, lessOrEqual
     }
 
-    /// A string comparison with its filter prepared once (folded, parsed as a number).
-    final class TextTest: Sendable {
-        let pattern: StringMatching.Pattern
-        let negated: Bool
-        /// The filter as a number, for `equals` only.
-        let number: Double?
-        /// The filter as an integer, so that large integers compare exactly.
-        let integer: Int64?
-
-        init(pattern: StringMatching.Pattern, negated: Bool, number: Double?, integer: Int64?) {
-            self.pattern = pattern
-            self.negated = negated
-            self.number = number
-            self.integer = integer
-        }
-
-        func holds(for value: PayloadValue) -> Bool {
-            if let number {
-                if let integer, case .int(let valueInteger) = value { return (valueInteger == integer) != negated }
-                if let valueNumber = NumberParsing.number(value) { return (valueNumber == number) != negated }
-            }
-            let result: Bool
-            if case .string(let string) = value {
-                result = pattern.matches(string)
-            } else {
-                result = pattern.matches(value.stringValue)
-            }
-            return result != negated
-        }
-    }
-
     /// A compiled regular expression.
     ///
     /// `Regex` is not `Sendable`; it is kept in a `Locked` and only used inside `withLock`.
@@ -143,14 +75,54 @@ extension Condition {
         }
     }
 
-    /// The operator and filter, prepared for evaluation.
-    enum Test: Sendable {
-        case defined
-        case notDefined
-        case empty(negated: Bool)
-        case text(TextTest)
-        case compare(Double, Comparison)
-        case regex(CompiledRegex)
+    /// The operator and filter, prepared for evaluation: a struct read in place where it is
+    /// evaluated (an enum with payloads would be copied, payloads and all, per evaluation).
+    struct Test: Sendable {
+        enum Kind: Sendable {
+            case defined, notDefined, empty, text, compare, regex
+        }
+
+        let kind: Kind
+        /// For `empty` and `text`: the result is inverted.
+        let negated: Bool
+        /// For `compare`: the filter. For `text` with `equals`: the filter as a number, if it
+        /// is one.
+        let number: Double?
+        /// For `text` with `equals`: the filter as an integer, so large integers compare exactly.
+        let integer: Int64?
+        let comparison: Comparison
+        /// For `text`: the prepared filter.
+        let pattern: StringMatching.Pattern
+        let regex: CompiledRegex?
+
+        init(
+            kind: Kind,
+            negated: Bool = false,
+            number: Double? = nil,
+            integer: Int64? = nil,
+            comparison: Comparison = .greater,
+            pattern: StringMatching.Pattern = .none,
+            regex: CompiledRegex? = nil
+        ) {
+            self.kind = kind
+            self.negated = negated
+            self.number = number
+            self.integer = integer
+            self.comparison = comparison
+            self.pattern = pattern
+            self.regex = regex
+        }
+
+        static let defined = Test(kind: .defined)
+        static let notDefined = Test(kind: .notDefined)
+
+        static func empty(negated: Bool) -> Test {
+            Test(kind: .empty, negated: negated)
+        }
+
+        static func compare(_ number: Double, _ comparison: Comparison) -> Test {
+            Test(kind: .compare, number: number, comparison: comparison)
+        }
 
         init(operator op: Operator, filter: String?) throws(ConditionError) {
             switch op {
@@ -172,11 +144,63 @@ extension Condition {
                     }
                     self = .compare(number, comparison)
                 case .regularExpression:
-                    self = .regex(try CompiledRegex(pattern: filter))
+                    self = Test(kind: .regex, regex: try CompiledRegex(pattern: filter))
                 default:
                     self = Test.text(op, filter)
                 }
             }
+        }
+
+        /// Whether the test holds for `value` (nil: the variable is missing); nil when it
+        /// cannot be decided: a numeric operator met a value that is not a number.
+        @inline(__always)
+        func holds(for value: PayloadValue?) -> Bool? {
+            switch kind {
+            case .defined:
+                return value != nil
+            case .notDefined:
+                return value == nil
+            case .empty:
+                guard let value else { return false }
+                let isEmpty: Bool
+                if case .string(let string) = value { isEmpty = string.isEmpty } else { isEmpty = false }
+                return isEmpty != negated
+            case .text:
+                guard let value else { return false }
+                if let number {
+                    if let integer, case .int(let valueInteger) = value { return (valueInteger == integer) != negated }
+                    if let valueNumber = NumberParsing.number(value) { return (valueNumber == number) != negated }
+                }
+                let result: Bool
+                if case .string(let string) = value {
+                    result = pattern.matches(string)
+                } else {
+                    result = pattern.matches(value.stringValue)
+                }
+                return result != negated
+            case .compare:
+                guard let value, let number else { return false }
+                guard let valueNumber = NumberParsing.number(value) else { return nil }
+                switch comparison {
+                case .greater: return valueNumber > number
+                case .greaterOrEqual: return valueNumber >= number
+                case .less: return valueNumber < number
+                case .lessOrEqual: return valueNumber <= number
+                }
+            case .regex:
+                guard let value, let regex else { return false }
+                return regex.matches(value.stringValue)
+            }
+        }
+
+        /// Whether the test holds for `value`, the value of `condition`'s variable.
+        ///
+        /// - Throws: ``NonNumericValueError`` when a numeric operator meets a value that is not
+        ///   a number.
+        @inline(__always)
+        func isMet(by value: PayloadValue?, of condition: Condition) throws(NonNumericValueError) -> Bool {
+            if let result = holds(for: value) { return result }
+            throw NonNumericValueError(condition: condition, value: value ?? .string(""))
         }
 
         /// The test for a string operator (any operator but presence, numeric and regex).
@@ -203,13 +227,12 @@ extension Condition {
             default: (kind, ignoreCase, negated) = (.suffix, true, true)
             }
             let number = kind == .equals ? NumberParsing.number(filter) : nil
-            return .text(
-                TextTest(
-                    pattern: StringMatching.Pattern(kind: kind, filter: filter, ignoreCase: ignoreCase),
-                    negated: negated,
-                    number: number,
-                    integer: number == nil ? nil : Int64(filter)
-                )
+            return Test(
+                kind: .text,
+                negated: negated,
+                number: number,
+                integer: number == nil ? nil : Int64(filter),
+                pattern: StringMatching.Pattern(kind: kind, filter: filter, ignoreCase: ignoreCase)
             )
         }
     }

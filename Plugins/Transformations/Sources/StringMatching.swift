@@ -10,28 +10,35 @@ enum StringMatching {
         case equals, contains, prefix, suffix
     }
 
-    /// A filter prepared once: lowercased when matching ignores case, with its bytes.
+    /// A filter prepared once: lowercased when matching ignores case.
     struct Pattern: Sendable {
         let kind: Kind
         let ignoreCase: Bool
-        /// The filter (lowercased when `ignoreCase`).
+        /// The filter (lowercased when `ignoreCase`), native UTF-8; a short one is stored
+        /// inline rather than behind a pointer.
         let string: String
-        /// The filter's UTF-8 bytes, when it qualifies for the fast path.
-        let asciiBytes: [UInt8]?
+        /// Whether the filter qualifies for the byte-level fast path.
+        let isFastPathEligible: Bool
+
+        /// The pattern of tests that match no text (it matches only the empty string).
+        static let none = Pattern(kind: .equals, filter: "", ignoreCase: false)
 
         init(kind: Kind, filter: String, ignoreCase: Bool) {
             self.kind = kind
             self.ignoreCase = ignoreCase
-            string = ignoreCase ? filter.lowercased() : filter
-            asciiBytes = StringMatching.isFastPathEligible(string.utf8) ? Array(string.utf8) : nil
+            var string = ignoreCase ? filter.lowercased() : filter
+            string.makeContiguousUTF8()
+            self.string = string
+            isFastPathEligible = StringMatching.isFastPathEligible(string.utf8)
         }
 
         func matches(_ value: String) -> Bool {
-            if let asciiBytes {
+            if isFastPathEligible {
                 var value = value
+                var pattern = string
                 let result = value.withUTF8 { bytes -> Bool? in
                     guard StringMatching.isFastPathEligible(bytes) else { return nil }
-                    return asciiBytes.withUnsafeBufferPointer { pattern in
+                    return pattern.withUTF8 { pattern in
                         StringMatching.matches(kind, bytes, pattern, ignoreCase: ignoreCase)
                     }
                 }

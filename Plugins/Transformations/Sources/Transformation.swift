@@ -9,7 +9,8 @@ public import TelemetryKit
 public struct Transformation: EventTransformation {
     /// The settings it was made from.
     public let settings: TransformationSettings
-    private let conditions: Rule<Condition>?
+    /// The settings' conditions, laid out for evaluation (none: always met).
+    private let conditions: CompiledRule
     private let body: TransformationBody
     private let logger: any Logging
     /// Keys of the undecidable conditions already reported, so each is logged once.
@@ -26,7 +27,7 @@ public struct Transformation: EventTransformation {
 
     init(settings: TransformationSettings, body: TransformationBody, logger: any Logging) {
         self.settings = settings
-        self.conditions = settings.conditions
+        self.conditions = CompiledRule(settings.conditions)
         self.body = body
         self.logger = logger
         self.reported = Locked([])
@@ -72,7 +73,6 @@ public struct Transformation: EventTransformation {
     /// that cannot be decided (a numeric operator on a non-number) counts as not met and is
     /// reported once.
     private func conditionsAreMet(by event: borrowing Event) -> Bool {
-        guard let conditions else { return true }
         do {
             return try conditions.isMet(by: event)
         } catch {
