@@ -40,13 +40,14 @@ extension Array where Element == any EventTransformation {
     /// synchronous path first, its async `transform` only when needed. Nil when one dropped it.
     public func run(on event: consuming Event, destination: String?) async -> Event? {
         var current = event
-        for transformation in self {
-            switch transformation.transformImmediately(&current, destination: destination) {
+        // By index: the elements are used in place (iterating would copy each existential).
+        for index in indices {
+            switch self[index].transformImmediately(&current, destination: destination) {
             case .kept: continue
             case .dropped: return nil
             case .needsAsync:
                 // Handed over (no copy); `current` is set again from the result.
-                guard let next = await transformation.transform(consume current, destination: destination) else {
+                guard let next = await self[index].transform(consume current, destination: destination) else {
                     return nil
                 }
                 current = next
