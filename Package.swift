@@ -443,6 +443,7 @@ targets += [
             .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitTransformations", condition: .when(traits: ["Tools"])),
         ],
         path: "Modules/TelemetryKitCLI"
     ),

@@ -6,6 +6,7 @@ import TelemetryKitCollector
 import TelemetryKitDefaults
 import TelemetryKitHTTP
 import TelemetryKitInMemoryStorage
+import TelemetryKitTransformations
 
 /// `telemetrykit demo`: the whole SDK against a real local collector, in one command.
 struct DemoCommand: AsyncParsableCommand {
@@ -14,12 +15,21 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Send events through the default pipeline to an in-process collector and summarise.",
         discussion: """
             Starts a collector on 127.0.0.1, builds a client with the default processors, a \
-            durable queue in a temporary directory and the HTTP transmitter (gzip), sends the \
-            events, flushes, and prints what arrived.
+            transformation loaded from JSON settings, a durable queue in a temporary directory \
+            and the HTTP transmitter (gzip), sends the events, flushes, and prints what arrived.
             """
     )
 
     static let eventName = "Demo.screenShown"
+
+    /// The demo's transformation, as an app would ship it in JSON settings: events shown on
+    /// the checkout screen get `funnel_step = "checkout"` before they are queued.
+    static let transformationSettings = """
+        [{"transformation_id": "tag-checkout", "transformer_id": "SetDataValues", "scope": "afterprocessors",
+          "order": 10,
+          "conditions": {"variable": {"key": "screen"}, "operator": "equals", "filter": {"value": "checkout"}},
+          "configuration": {"operations": [{"constant": "checkout", "to": {"key": "funnel_step"}}]}}]
+        """
 
     @Option(help: ArgumentHelp("How many events to send.", valueName: "n"))
     var count: Int = 1000
@@ -40,6 +50,9 @@ struct DemoCommand: AsyncParsableCommand {
             logger: logger
         )
         let destinationID = "collector"
+        let storage = InMemoryProcessorStorage()
+        var transformations = TransformationConfiguration()
+        try transformations.load(json: Data(Self.transformationSettings.utf8))
         let client = TelemetryClient(
             configuration: .init(appID: "DEMO-APP-ID"),
             processors: Telemetry.defaultProcessors(),
@@ -51,7 +64,8 @@ struct DemoCommand: AsyncParsableCommand {
                     policy: DeliveryPolicy(flushInterval: 1, sendThreshold: 100)
                 )
             ],
-            storage: InMemoryProcessorStorage(),
+            transformations: transformations.transformations(storage: storage, logger: logger),
+            storage: storage,
             logger: logger
         )
         say("TelemetryKit demo: collector on \(collector.baseURL), queue in \(directory.path)")
@@ -117,6 +131,8 @@ struct DemoCommand: AsyncParsableCommand {
         for type in Set(sdkEvents).sorted() {
             say("    \(sdkEvents.filter { $0 == type }.count) × \(type) (sent by the SDK's processors)")
         }
+        let tagged = received.filter { $0.payload["funnel_step"] == "checkout" }.count
+        say("  tagged by the JSON-configured transformation 'tag-checkout' (funnel_step = checkout): \(tagged)")
         say("  delivered: \(stats.delivered)   rejected: \(stats.rejected)   retried: \(stats.retried)")
         let perEvent = received.isEmpty ? 0 : wireBytes / received.count
         say(

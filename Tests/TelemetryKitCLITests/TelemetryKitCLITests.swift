@@ -83,6 +83,8 @@ import TelemetryKitCollector
         #expect(result.output.contains("1000 × Demo.screenShown"))
         #expect(result.output.contains("× TelemetryDeck.Session.started (sent by the SDK's processors)"))
         #expect(result.output.contains("(0 duplicates)"))
+        // One in five screens is "checkout": the JSON-configured transformation tags those.
+        #expect(result.output.contains("'tag-checkout' (funnel_step = checkout): 200\n"))
         #expect(result.output.contains("rejected: 0   retried: 0"))
         #expect(result.output.contains("Sending: 1000/1000"))
         #expect(result.output.contains("time per event: "))
