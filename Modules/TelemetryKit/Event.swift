@@ -255,8 +255,13 @@ public struct Event: Sendable, Identifiable {
     /// Makes the payload a single layer (the merged dictionary).
     @usableFromInline
     mutating func flattenPayload(reservingCapacity additional: Int = 0) {
-        if sharedPayload.isEmpty && payloadEdits.isEmpty {
-            if additional > 0 { ownPayload.reserveCapacity(ownPayload.count + additional) }
+        if sharedPayload.isEmpty {
+            // In place: an own layer this event alone holds is not copied, so many writes
+            // (edits merged every ``PayloadEdit/limit`` keys) stay linear.
+            let needed = ownPayload.count + payloadEdits.count + additional
+            if ownPayload.capacity < needed { ownPayload.reserveCapacity(needed) }
+            for edit in payloadEdits { ownPayload[edit.key] = edit.value }
+            payloadEdits.removeAll(keepingCapacity: true)
             return
         }
         ownPayload = mergedPayload(reservingCapacity: additional)

@@ -100,6 +100,24 @@ struct EventPayloadEditTests {
         Self.expectPayload(event, expected, "seed \(seed) end")
     }
 
+    /// Far past the edit limit, on a flat and on a layered event: merged every few keys, in
+    /// place, with nothing lost.
+    @Test(arguments: [false, true])
+    func manyWritesKeepEveryValue(layered: Bool) {
+        var event = layered ? Self.layered() : Event(appID: "APP", type: "Bulk", clientUser: "u", receivedAt: .now)
+        var expected = event.payload
+        for index in 0..<1_000 {
+            event.setPayloadValue(.int(Int64(index)), forKey: "key\(index)")
+            expected["key\(index)"] = .int(Int64(index))
+        }
+        for index in stride(from: 0, to: 1_000, by: 3) {
+            event.setPayloadValue(nil, forKey: "key\(index)")
+            expected["key\(index)"] = nil
+        }
+        Self.expectPayload(event, expected, "1,000 writes, layered: \(layered)")
+        #expect(event.payloadCount == (layered ? 5 : 0) + 666)
+    }
+
     @Test func anEditedEventEqualsAndHashesLikeItsFlatCopy() {
         var edited = Self.layered()
         edited.setPayloadValue("checkout", forKey: "screen")

@@ -40,6 +40,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Payload writes after finalization (what transformations and scripts do): a few are
+    // edits on top of the layers; many must stay linear, not copy the payload every few keys.
+    Benchmark("Event: 1,000 payload writes to one event (per write)") { benchmark in
+        let keys = (0..<1_000).map { "key\($0)" }
+        var event = benchmarkEvent("Bulk", payload: purchasePayload)
+        benchmark.startMeasurement()
+        for (index, _) in benchmark.scaledIterations.enumerated() {
+            event.setPayloadValue(.int(Int64(index)), forKey: keys[index % keys.count])
+        }
+        benchmark.stopMeasurement()
+        blackHole(event)
+    }
+
     Benchmark("Finalizer") { benchmark in
         var context = EventContext(userIdentifier: "user-42", isTestMode: false)
         context.addParameters(["TelemetryDeck.Device.platform": "Linux", "TelemetryDeck.Device.architecture": "x86_64"])
