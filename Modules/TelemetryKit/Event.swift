@@ -190,10 +190,11 @@ public struct Event: Sendable, Identifiable {
 
     /// The number of payload entries (the merged view).
     public var payloadCount: Int {
-        var count = sharedPayload.count
+        var count: Int
         if sharedPayload.isEmpty {
             count = ownPayload.count
         } else {
+            count = sharedPayload.count
             for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
         }
         for edit in payloadEdits {

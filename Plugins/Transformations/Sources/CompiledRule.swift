@@ -80,9 +80,13 @@ struct CompiledRule: Sendable {
     private func isMet(at index: Int, _ event: borrowing Event) throws(NonNumericValueError) -> Bool {
         switch nodes[index].kind {
         case .condition:
-            let value = event.value(for: nodes[index].variable)
+            // The value first: reading the node for it while its test is in use would make the
+            // compiler copy the test.
+            guard let value = event.value(for: nodes[index].variable) else {
+                return nodes[index].test.holdsForMissingValue
+            }
             if let result = nodes[index].test.holds(for: value) { return result }
-            throw NonNumericValueError(condition: nodes[index].condition, value: value ?? .string(""))
+            throw NonNumericValueError(condition: nodes[index].condition, value: value)
         case .and:
             var child = index + 1
             while child < nodes[index].end {

@@ -6,7 +6,9 @@ extension Condition {
     /// - Throws: ``NonNumericValueError`` when a numeric operator meets a variable that is not
     ///   a number; the transformation then skips the event.
     public func isMet(by event: Event) throws(NonNumericValueError) -> Bool {
-        try storage.test.isMet(by: event.value(for: storage.variable), of: self)
+        guard let value = event.value(for: storage.variable) else { return storage.test.holdsForMissingValue }
+        if let result = storage.test.holds(for: value) { return result }
+        throw NonNumericValueError(condition: self, value: value)
     }
 }
 
@@ -151,22 +153,26 @@ extension Condition {
             }
         }
 
-        /// Whether the test holds for `value` (nil: the variable is missing); nil when it
-        /// cannot be decided: a numeric operator met a value that is not a number.
+        /// Whether the test holds when the event has no such variable: only `isNotDefined`.
         @inline(__always)
-        func holds(for value: PayloadValue?) -> Bool? {
+        var holdsForMissingValue: Bool { kind == .notDefined }
+
+        /// Whether the test holds for a variable's `value`; nil when that cannot be decided: a
+        /// numeric operator met a value that is not a number.
+        ///
+        /// Not throwing and inlined, so that the test is read in place where it is stored.
+        @inline(__always)
+        func holds(for value: PayloadValue) -> Bool? {
             switch kind {
             case .defined:
-                return value != nil
+                return true
             case .notDefined:
-                return value == nil
+                return false
             case .empty:
-                guard let value else { return false }
                 let isEmpty: Bool
                 if case .string(let string) = value { isEmpty = string.isEmpty } else { isEmpty = false }
                 return isEmpty != negated
             case .text:
-                guard let value else { return false }
                 if let number {
                     if let integer, case .int(let valueInteger) = value { return (valueInteger == integer) != negated }
                     if let valueNumber = NumberParsing.number(value) { return (valueNumber == number) != negated }
@@ -179,8 +185,7 @@ extension Condition {
                 }
                 return result != negated
             case .compare:
-                guard let value, let number else { return false }
-                guard let valueNumber = NumberParsing.number(value) else { return nil }
+                guard let number, let valueNumber = NumberParsing.number(value) else { return nil }
                 switch comparison {
                 case .greater: return valueNumber > number
                 case .greaterOrEqual: return valueNumber >= number
@@ -188,19 +193,9 @@ extension Condition {
                 case .lessOrEqual: return valueNumber <= number
                 }
             case .regex:
-                guard let value, let regex else { return false }
+                guard let regex else { return false }
                 return regex.matches(value.stringValue)
             }
-        }
-
-        /// Whether the test holds for `value`, the value of `condition`'s variable.
-        ///
-        /// - Throws: ``NonNumericValueError`` when a numeric operator meets a value that is not
-        ///   a number.
-        @inline(__always)
-        func isMet(by value: PayloadValue?, of condition: Condition) throws(NonNumericValueError) -> Bool {
-            if let result = holds(for: value) { return result }
-            throw NonNumericValueError(condition: condition, value: value ?? .string(""))
         }
 
         /// The test for a string operator (any operator but presence, numeric and regex).
