@@ -131,14 +131,14 @@ public struct Event: Sendable, Identifiable {
     @inlinable
     public mutating func setPayloadValue(_ value: PayloadValue?, forKey key: String) {
         if !payloadEdits.isEmpty, let index = editIndex(forKey: key) {
-            if value == nil && ownPayload[key] == nil && sharedPayload[key] == nil {
+            if value == nil && !dictionaryLayersContain(key) {
                 payloadEdits.remove(at: index)
             } else {
                 payloadEdits[index].value = value
             }
             return
         }
-        if value == nil && ownPayload[key] == nil && (sharedPayload.isEmpty || sharedPayload[key] == nil) {
+        if value == nil && !dictionaryLayersContain(key) {
             return  // nothing to remove
         }
         if payloadEdits.count < PayloadEdit.limit {
@@ -166,15 +166,7 @@ public struct Event: Sendable, Identifiable {
     @inlinable
     public func forEachPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
         if !sharedPayload.isEmpty {
-            // Find the few shared keys the upper layers shadow with one lookup per upper key
-            // (not one per shared key): usually none, and the shared layer is walked unchecked.
-            var shadowed: [String] = []
-            for key in ownPayload.keys where sharedPayload[key] != nil {
-                shadowed.append(key)
-            }
-            for edit in payloadEdits where sharedPayload[edit.key] != nil {
-                shadowed.append(edit.key)
-            }
+            let shadowed = sharedKeysShadowed()
             if shadowed.isEmpty {
                 for (key, value) in sharedPayload {
                     try body(key, value)
@@ -198,14 +190,31 @@ public struct Event: Sendable, Identifiable {
             for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
         }
         for edit in payloadEdits {
-            let isBelow = ownPayload[edit.key] != nil || (!sharedPayload.isEmpty && sharedPayload[edit.key] != nil)
             if edit.value == nil {
                 count -= 1  // removals are only recorded for keys below
-            } else if !isBelow {
+            } else if !dictionaryLayersContain(edit.key) {
                 count += 1
             }
         }
         return count
+    }
+
+    /// Whether either dictionary layer holds `key` (the edits aside).
+    @inlinable
+    func dictionaryLayersContain(_ key: String) -> Bool {
+        ownPayload[key] != nil || (!sharedPayload.isEmpty && sharedPayload[key] != nil)
+    }
+
+    /// The shared keys an upper layer (own entries or edits) shadows, found with one lookup
+    /// per upper key rather than one per shared key: usually none, and then the shared layer
+    /// can be walked (or its encoding reused) unchecked.
+    @usableFromInline
+    func sharedKeysShadowed() -> [String] {
+        guard !sharedPayload.isEmpty else { return [] }
+        var shadowed: [String] = []
+        for key in ownPayload.keys where sharedPayload[key] != nil { shadowed.append(key) }
+        for edit in payloadEdits where sharedPayload[edit.key] != nil { shadowed.append(edit.key) }
+        return shadowed
     }
 
     /// The index of the edit for `key`, if any.

@@ -236,9 +236,7 @@ private final class SharedFragments: Sendable {
     /// shared layer or an upper layer shadows one of the shared keys.
     func fragment(for event: Event) -> [UInt8]? {
         let shared = event.sharedPayload
-        guard Self.canIdentify, !shared.isEmpty else { return nil }
-        for key in event.ownPayload.keys where shared[key] != nil { return nil }
-        for edit in event.payloadEdits where shared[edit.key] != nil { return nil }
+        guard Self.canIdentify, !shared.isEmpty, event.sharedKeysShadowed().isEmpty else { return nil }
         let identity = withUnsafeBytes(of: shared) { $0.load(as: UInt.self) }
         if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
         var bytes: [UInt8] = []

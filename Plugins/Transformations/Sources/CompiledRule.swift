@@ -87,20 +87,16 @@ struct CompiledRule: Sendable {
             }
             if let result = nodes[index].test.holds(for: value) { return result }
             throw NonNumericValueError(condition: nodes[index].condition, value: value)
-        case .and:
+        case .and, .or:
+            // The first child that decides the combination (false for `and`, true for `or`)
+            // ends it; without one, `and` holds and `or` does not.
+            let deciding = nodes[index].kind == .or
             var child = index + 1
             while child < nodes[index].end {
-                if try !isMet(at: child, event) { return false }
+                if try isMet(at: child, event) == deciding { return deciding }
                 child = nodes[child].end
             }
-            return true
-        case .or:
-            var child = index + 1
-            while child < nodes[index].end {
-                if try isMet(at: child, event) { return true }
-                child = nodes[child].end
-            }
-            return false
+            return !deciding
         case .not:
             return try !isMet(at: index + 1, event)
         }
