@@ -460,6 +460,7 @@ targets += [
         name: "TelemetryKitCLITests",
         dependencies: [
             "TelemetryKit",
+            "TelemetryKitTesting",
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
         ],
         path: "Tests/TelemetryKitCLITests"

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TelemetryKit
 import TelemetryKitCollector
+import TelemetryKitTesting
 
 /// Runs the built `telemetrykit` executable as a subprocess.
 @Suite struct TelemetryKitCLITests {
@@ -35,11 +36,10 @@ import TelemetryKitCollector
     /// Runs `telemetrykit arguments…` to completion, capturing its output through files
     /// (pipes could fill up and block the child).
     private func run(_ arguments: [String]) async throws -> Run {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tk-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputURL = scratch.appendingPathComponent("stdout")
-        let errorURL = scratch.appendingPathComponent("stderr")
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let outputURL = scratch.file("stdout")
+        let errorURL = scratch.file("stderr")
         try Data().write(to: outputURL)
         try Data().write(to: errorURL)
         let outputHandle = try FileHandle(forWritingTo: outputURL)
@@ -69,14 +69,6 @@ import TelemetryKitCollector
         )
     }
 
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tk-cli-home-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test func demoSendsAThousandEventsAndPrintsTheSummary() async throws {
         let result = try await run(["demo"])
         #expect(result.status == 0, "stderr: \(result.errors)")
@@ -97,8 +89,8 @@ import TelemetryKitCollector
     }
 
     @Test func sendKeepsTheEventWhileTheEndpointIsDownAndFlushDeliversItLater() async throws {
-        let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
         // Find a free port, then leave it closed: the endpoint is down.
         let probe = try await Collector.start()
         let port = probe.port
@@ -108,12 +100,12 @@ import TelemetryKitCollector
         let send = try await run([
             "send", "Checkout.completed", "--parameter", "items=3", "-p", "coupon=SPRING", "-p", "express=true",
             "--float", "19.99", "--endpoint", endpoint, "--app-id", "CLI-TEST", "--namespace", "cli",
-            "--directory", home.path,
+            "--directory", home.url.path,
         ])
         #expect(send.status == 0, "stderr: \(send.errors)")
         #expect(send.output.contains("1 event(s) stay queued"))
 
-        let down = try await run(["status", "--directory", home.path])
+        let down = try await run(["status", "--directory", home.url.path])
         #expect(down.status == 0)
         #expect(down.output.contains("Queued:       1 event(s)"))
         #expect(down.output.contains("Last success: never"))
@@ -121,7 +113,7 @@ import TelemetryKitCollector
         #expect(down.output.contains("Last error:   connection refused"))
 
         let collector = try await Collector.start(Collector.Configuration(port: port))
-        let flush = try await run(["flush", "--directory", home.path])
+        let flush = try await run(["flush", "--directory", home.url.path])
         await collector.shutdown()
         #expect(flush.status == 0, "stderr: \(flush.errors)")
         #expect(flush.output.contains("Delivered 1 event(s) to \(endpoint)/v2/namespace/cli/."))
@@ -133,20 +125,20 @@ import TelemetryKitCollector
         #expect(event.floatValue == 19.99)
         #expect(collector.requests.first?.path == "/v2/namespace/cli/")
 
-        let up = try await run(["status", "--directory", home.path])
+        let up = try await run(["status", "--directory", home.url.path])
         #expect(up.output.contains("Queued:       0 event(s)"))
         #expect(up.output.contains("Backoff:      none"))
         #expect(!up.output.contains("Last success: never"))
     }
 
     @Test func flushFailsWhileEventsStayQueued() async throws {
-        let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
         let probe = try await Collector.start()
         let endpoint = probe.baseURL
         await probe.shutdown()
-        _ = try await run(["send", "Ping", "--endpoint", endpoint, "--directory", home.path])
-        let flush = try await run(["flush", "--directory", home.path])
+        _ = try await run(["send", "Ping", "--endpoint", endpoint, "--directory", home.url.path])
+        let flush = try await run(["flush", "--directory", home.url.path])
         #expect(flush.status == 1)
         #expect(flush.output.contains("1 event(s) stay queued (connection refused)."))
     }
@@ -165,10 +157,10 @@ import TelemetryKitCollector
         ["status", "--unknown-flag"],
     ])
     func badArgumentsPrintUsageAndFail(arguments: [String]) async throws {
-        let home = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
         // `send` gets a scratch directory so that a bug could never touch the user's queue.
-        let scratch = arguments.first == "send" ? ["--directory", home.path] : []
+        let scratch = arguments.first == "send" ? ["--directory", home.url.path] : []
         let result = try await run(arguments + scratch)
         #expect(result.status != 0)
         #expect(result.errors.contains("Error: "))

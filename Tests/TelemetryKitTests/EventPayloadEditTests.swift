@@ -7,24 +7,12 @@ import Testing
 /// layers, and merged into one layer past the edit limit. Every check compares with a plain
 /// dictionary given the same changes.
 struct EventPayloadEditTests {
-    static let metadata: [String: PayloadValue] = [
-        "TelemetryDeck.Device.platform": "Linux",
-        "TelemetryDeck.AppInfo.version": "2.3.1",
-        "screen": "from-metadata",
-    ]
+    /// The metadata and event of the two-layer tests, with one more own entry.
+    static let metadata = EventPayloadLayerTests.metadata
     static let own: [String: PayloadValue] = ["screen": "home", "count": 3, "coupon": "SPRING24"]
 
     static func layered() -> Event {
-        Event(
-            id: UUID(uuidString: "6B1E0A44-5C8D-4E0B-9C1A-3D2F7E8A9B02") ?? UUID(),
-            appID: "APP",
-            type: "Purchase",
-            clientUser: "user",
-            sessionID: "session",
-            receivedAt: Date(timeIntervalSince1970: 1_700_000_000.250),
-            sharedPayload: metadata,
-            ownPayload: own
-        )
+        EventPayloadLayerTests.layered(own: own)
     }
 
     /// Every way of reading the payload agrees with `expected`.
