@@ -56,7 +56,7 @@ final class ClientFeatures: Sendable {
     /// Reads the persisted opt-out flag and running durations (client start).
     func start() async {
         await settings.run { [self] in
-            let persisted = await storage.bool(forKey: TelemetryStorageKeys.analyticsDisabled) ?? false
+            let persisted = await storage.bool(forKey: TelemetryStorageKeys.analyticsDisabled)
             optOut.withLock { state in
                 if !state.decidedThisRun { state.disabled = persisted }
             }

@@ -46,6 +46,19 @@ public struct EventContext: Sendable {
         fragments.append(.value(key, value.payloadValue))
     }
 
+    /// Adds (or replaces) one metadata parameter under a key spelled as a `String` enum case.
+    @inlinable
+    public mutating func addParameter<Key: RawRepresentable>(_ key: Key, value: any ParameterValue)
+    where Key.RawValue == String {
+        fragments.append(.value(key.rawValue, value.payloadValue))
+    }
+
+    /// Adds (or replaces) several string parameters at once (v3's `[String: String]` form).
+    @inlinable
+    public mutating func addParameters(_ parameters: [String: String]) {
+        addParameters(EventParameters(parameters))
+    }
+
     /// Adds (or replaces) several metadata parameters at once. Prefer this with a dictionary
     /// computed once (in `init` or `start`) over many single `addParameter` calls.
     @inlinable

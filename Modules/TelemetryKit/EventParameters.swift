@@ -16,20 +16,51 @@ public struct EventParameters: Sendable, Hashable {
         self.values = values
     }
 
-    /// Creates parameters from any dictionary of parameter values, e.g. `[String: String]`.
+    /// Creates parameters from a dictionary of strings (v3's `[String: String]` parameters).
     @inlinable
+    public init(_ dictionary: [String: String]) {
+        var converted = [String: PayloadValue](minimumCapacity: dictionary.count)
+        for (key, value) in dictionary { converted[key] = .string(value) }
+        self.values = converted
+    }
+
+    /// Creates parameters from any dictionary of parameter values, e.g. `[String: Int]`.
+    @inlinable
+    @_disfavoredOverload
     public init<Value: ParameterValue>(_ values: [String: Value]) {
         var converted = [String: PayloadValue](minimumCapacity: values.count)
         for (key, value) in values { converted[key] = value.payloadValue }
         self.values = converted
     }
 
-    /// The value for `key`, or nil.
+    /// The value for `key`, or nil; setting nil removes it.
+    ///
+    /// ```swift
+    /// var parameters: EventParameters = ["plan": "pro"]
+    /// parameters["seats"] = 3
+    /// ```
     @inlinable
-    public subscript(key: String) -> PayloadValue? {
+    public subscript(key: String) -> (any ParameterValue)? {
         get { values[key] }
-        set { values[key] = newValue }
+        set { values[key] = newValue?.payloadValue }
     }
+
+    /// The value for a key spelled as a `String` enum case, e.g. `DefaultParams.Error.id`.
+    @inlinable
+    public subscript<Key: RawRepresentable>(key: Key) -> (any ParameterValue)? where Key.RawValue == String {
+        get { values[key.rawValue] }
+        set { values[key.rawValue] = newValue?.payloadValue }
+    }
+
+    /// The payload value for `key`, or nil (the typed read, for comparisons).
+    @inlinable
+    public func payloadValue(forKey key: String) -> PayloadValue? {
+        values[key]
+    }
+
+    /// The parameters as the payload dictionary an event carries.
+    @inlinable
+    public var payloadDictionary: [String: PayloadValue] { values }
 
     @inlinable public var count: Int { values.count }
     @inlinable public var isEmpty: Bool { values.isEmpty }
@@ -46,6 +77,23 @@ public struct EventParameters: Sendable, Hashable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> PayloadValue? {
         values.removeValue(forKey: key)
+    }
+
+    /// Lays `other` over these parameters (`other` wins on collisions).
+    @inlinable
+    public mutating func merge(_ other: EventParameters) {
+        if other.values.isEmpty { return }
+        if values.isEmpty {
+            values = other.values
+        } else {
+            values.merge(other.values) { _, new in new }
+        }
+    }
+
+    /// Lays string parameters over these (`other` wins on collisions).
+    @inlinable
+    public mutating func merge(_ other: [String: String]) {
+        for (key, value) in other { values[key] = .string(value) }
     }
 
     /// Returns these parameters with `other` laid over them (`other` wins on collisions).

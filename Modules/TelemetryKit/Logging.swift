@@ -1,6 +1,14 @@
 /// Severity of an SDK diagnostic.
+///
+/// The three levels of TelemetryDeck v3, so a v3 `Logging` implementation that switches over
+/// them compiles unchanged. ``warning`` names the level the SDK uses for problems it recovers
+/// from (a dropped event, a retry); it is reported as `.error`, so a logger that shows errors
+/// never hides them.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
-    case debug, info, warning, error
+    case debug = 0, info = 1, error = 2
+
+    /// A recovered problem; the same level as ``error``.
+    public static var warning: LogLevel { .error }
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -8,7 +16,6 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
         switch self {
         case .debug: return "debug"
         case .info: return "info"
-        case .warning: return "warning"
         case .error: return "error"
         }
     }

@@ -4,33 +4,49 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// Small persistent key-value storage for processors (UserDefaults-like).
+/// Small persistent key-value storage for processors, shaped like `UserDefaults`.
 ///
-/// Supports `Data`, `String`, `Int` and `Bool`. A getter returns `nil` when the key is
-/// missing or holds a value of another type.
+/// The requirements are TelemetryDeck v3's, so a storage written for v3 conforms unchanged:
+/// `Data` and `String` reads return `nil` when the key is missing or holds another type;
+/// `integer` and `bool` reads return `0` and `false` then, as `UserDefaults` does. Setting
+/// `nil` removes a `Data` or `String` value.
+///
+/// ```swift
+/// let launches = await storage.integer(forKey: "launchCount") + 1
+/// await storage.set(launches, forKey: "launchCount")
+/// ```
 ///
 /// ## Implementation requirements
 /// - Safe to call from any task; a value set is visible to the next get at once, even if
 ///   the backend writes to disk later.
-/// - `flush()` persists everything set so far; the client calls it at shutdown.
 /// - Never crash on unreadable persisted data: start empty and log.
+/// - `removeValue(forKey:)` and `flush()` have defaults (remove through `set(nil)`, nothing to
+///   flush); a backend that writes lazily implements `flush()` so the client can persist
+///   everything at shutdown.
 public protocol ProcessorStorage: Sendable {
     func data(forKey key: String) async -> Data?
+    /// Stores `data`; `nil` removes the value.
+    func set(_ data: Data?, forKey key: String) async
     func string(forKey key: String) async -> String?
-    func integer(forKey key: String) async -> Int?
-    func bool(forKey key: String) async -> Bool?
-
-    func set(_ value: Data, forKey key: String) async
-    func set(_ value: String, forKey key: String) async
+    /// Stores `value`; `nil` removes the value.
+    func set(_ value: String?, forKey key: String) async
+    /// The integer for `key`, or `0` when there is none.
+    func integer(forKey key: String) async -> Int
     func set(_ value: Int, forKey key: String) async
+    /// The Boolean for `key`, or `false` when there is none.
+    func bool(forKey key: String) async -> Bool
     func set(_ value: Bool, forKey key: String) async
+    /// A string array, for data written by the TelemetryDeck v2 SDK. Default: `nil`.
+    func stringArray(forKey key: String) async -> [String]?
 
+    /// Removes the value for `key`, whatever its type. Default: `set(nil as Data?, forKey:)`.
     func removeValue(forKey key: String) async
-
     /// Writes pending changes to durable storage. Default: nothing to do.
     func flush() async
 }
 
 extension ProcessorStorage {
+    public func stringArray(forKey key: String) async -> [String]? { nil }
+    public func removeValue(forKey key: String) async { await set(nil as Data?, forKey: key) }
     public func flush() async {}
 }

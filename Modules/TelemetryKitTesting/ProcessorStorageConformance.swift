@@ -102,8 +102,8 @@ public enum ProcessorStorageConformance {
         for key in ["missing", ""] {
             #expect(await storage.data(forKey: key) == nil, "data(\(key))", sourceLocation: location)
             #expect(await storage.string(forKey: key) == nil, "string(\(key))", sourceLocation: location)
-            #expect(await storage.integer(forKey: key) == nil, "integer(\(key))", sourceLocation: location)
-            #expect(await storage.bool(forKey: key) == nil, "bool(\(key))", sourceLocation: location)
+            #expect(await storage.integer(forKey: key) == 0, "integer(\(key))", sourceLocation: location)
+            #expect(await storage.bool(forKey: key) == false, "bool(\(key))", sourceLocation: location)
         }
     }
 
@@ -146,21 +146,21 @@ public enum ProcessorStorageConformance {
         await storage.set(true, forKey: "bool")
         await storage.set(Data("1".utf8), forKey: "data")
 
-        #expect(await storage.integer(forKey: "string") == nil, sourceLocation: location)
-        #expect(await storage.bool(forKey: "string") == nil, sourceLocation: location)
+        #expect(await storage.integer(forKey: "string") == 0, sourceLocation: location)
+        #expect(await storage.bool(forKey: "string") == false, sourceLocation: location)
         #expect(await storage.data(forKey: "string") == nil, sourceLocation: location)
 
-        #expect(await storage.bool(forKey: "integer") == nil, sourceLocation: location)
+        #expect(await storage.bool(forKey: "integer") == false, sourceLocation: location)
         #expect(await storage.string(forKey: "integer") == nil, sourceLocation: location)
         #expect(await storage.data(forKey: "integer") == nil, sourceLocation: location)
 
-        #expect(await storage.integer(forKey: "bool") == nil, sourceLocation: location)
+        #expect(await storage.integer(forKey: "bool") == 0, sourceLocation: location)
         #expect(await storage.string(forKey: "bool") == nil, sourceLocation: location)
         #expect(await storage.data(forKey: "bool") == nil, sourceLocation: location)
 
         #expect(await storage.string(forKey: "data") == nil, sourceLocation: location)
-        #expect(await storage.integer(forKey: "data") == nil, sourceLocation: location)
-        #expect(await storage.bool(forKey: "data") == nil, sourceLocation: location)
+        #expect(await storage.integer(forKey: "data") == 0, sourceLocation: location)
+        #expect(await storage.bool(forKey: "data") == false, sourceLocation: location)
 
         #expect(await storage.string(forKey: "string") == "1", sourceLocation: location)
         #expect(await storage.integer(forKey: "integer") == 1, sourceLocation: location)
@@ -179,11 +179,11 @@ public enum ProcessorStorageConformance {
 
         await storage.set(false, forKey: "key")
         #expect(await storage.bool(forKey: "key") == false, sourceLocation: location)
-        #expect(await storage.integer(forKey: "key") == nil, sourceLocation: location)
+        #expect(await storage.integer(forKey: "key") == 0, sourceLocation: location)
 
         await storage.set(Data([1, 2, 3]), forKey: "key")
         #expect(await storage.data(forKey: "key") == Data([1, 2, 3]), sourceLocation: location)
-        #expect(await storage.bool(forKey: "key") == nil, sourceLocation: location)
+        #expect(await storage.bool(forKey: "key") == false, sourceLocation: location)
     }
 
     private static func removes(_ storage: any ProcessorStorage, _ location: SourceLocation) async throws {
@@ -192,11 +192,18 @@ public enum ProcessorStorageConformance {
         await storage.removeValue(forKey: "removed")
         await storage.removeValue(forKey: "never-set")
 
-        #expect(await storage.integer(forKey: "removed") == nil, sourceLocation: location)
+        #expect(await storage.integer(forKey: "removed") == 0, sourceLocation: location)
         #expect(await storage.string(forKey: "kept") == "kept", sourceLocation: location)
 
         await storage.set("again", forKey: "removed")
         #expect(await storage.string(forKey: "removed") == "again", sourceLocation: location)
+
+        // v3's optional setters: nil removes.
+        await storage.set(nil as String?, forKey: "removed")
+        #expect(await storage.string(forKey: "removed") == nil, sourceLocation: location)
+        await storage.set(Data([9]), forKey: "data.removed")
+        await storage.set(nil as Data?, forKey: "data.removed")
+        #expect(await storage.data(forKey: "data.removed") == nil, sourceLocation: location)
     }
 
     private static func manyKeys(_ storage: any ProcessorStorage, _ location: SourceLocation) async throws {
@@ -248,7 +255,7 @@ public enum ProcessorStorageConformance {
         #expect(await reopened.integer(forKey: "integer") == Int.min, sourceLocation: location)
         #expect(await reopened.bool(forKey: "bool") == true, sourceLocation: location)
         #expect(await reopened.bool(forKey: "bool.false") == false, sourceLocation: location)
-        #expect(await reopened.integer(forKey: "bool") == nil, sourceLocation: location)
+        #expect(await reopened.integer(forKey: "bool") == 0, sourceLocation: location)
         #expect(await reopened.string(forKey: "removed") == nil, sourceLocation: location)
         for (index, key) in unusualKeys.enumerated() {
             #expect(await reopened.integer(forKey: key) == index, "key \(key)", sourceLocation: location)
@@ -275,7 +282,7 @@ public enum ProcessorStorageConformance {
         let third = try await reopen()
         #expect(await third.integer(forKey: "changed") == 2, sourceLocation: location)
         #expect(await third.string(forKey: "changed") == nil, sourceLocation: location)
-        #expect(await third.integer(forKey: "removed later") == nil, sourceLocation: location)
+        #expect(await third.integer(forKey: "removed later") == 0, sourceLocation: location)
         #expect(await third.bool(forKey: "untouched") == true, sourceLocation: location)
     }
 

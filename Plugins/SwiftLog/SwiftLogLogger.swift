@@ -55,7 +55,6 @@ public struct SwiftLogLogger: TelemetryKit.Logging {
         switch level {
         case .debug: return .debug
         case .info: return .info
-        case .warning: return .warning
         case .error: return .error
         }
     }

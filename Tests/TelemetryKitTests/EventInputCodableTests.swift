@@ -15,9 +15,9 @@ struct EventInputCodableTests {
         let data = try JSONEncoder().encode(input)
         let decoded = try JSONDecoder().decode(EventInput.self, from: data)
         #expect(decoded == input)
-        #expect(decoded.parameters["total"] == .double(3.0))
-        #expect(decoded.parameters["items"] == .int(3))
-        #expect(decoded.parameters["coupon"] == .string("3"))
+        #expect(decoded.parameters.values["total"] == .double(3.0))
+        #expect(decoded.parameters.values["items"] == .int(3))
+        #expect(decoded.parameters.values["coupon"] == .string("3"))
         #expect(decoded.timestamp.timeIntervalSince1970 == 1_704_067_200.123)
     }
 

@@ -317,7 +317,7 @@ public final class ConsentProcessor: EventProcessor {
         state.nextSequence += 1
         state.inFlight.append(InFlight(sequence: state.nextSequence, input: input))
         var tagged = input
-        tagged.parameters[Keys.releaseSequence] = .int(Int64(state.nextSequence))
+        tagged.parameters.set(Keys.releaseSequence, state.nextSequence)
         state.outbox.append(tagged)
     }
 

@@ -177,14 +177,14 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
         return nil
     }
 
-    public func integer(forKey key: String) async -> Int? {
+    public func integer(forKey key: String) async -> Int {
         if case .integer(let value) = value(forKey: key) { return value }
-        return nil
+        return 0
     }
 
-    public func bool(forKey key: String) async -> Bool? {
+    public func bool(forKey key: String) async -> Bool {
         if case .bool(let value) = value(forKey: key) { return value }
-        return nil
+        return false
     }
 
     /// The stored keys, for tests and debugging.
@@ -222,8 +222,8 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
         }
     }
 
-    public func set(_ value: Data, forKey key: String) async { setValue(.data(value), forKey: key) }
-    public func set(_ value: String, forKey key: String) async { setValue(.string(value), forKey: key) }
+    public func set(_ value: Data?, forKey key: String) async { setValue(value.map(StoredValue.data), forKey: key) }
+    public func set(_ value: String?, forKey key: String) async { setValue(value.map(StoredValue.string), forKey: key) }
     public func set(_ value: Int, forKey key: String) async { setValue(.integer(value), forKey: key) }
     public func set(_ value: Bool, forKey key: String) async { setValue(.bool(value), forKey: key) }
 

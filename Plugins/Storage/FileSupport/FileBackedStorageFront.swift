@@ -70,11 +70,11 @@ extension FileBackedStorageFront {
 
     public func data(forKey key: String) async -> Data? { await backing.data(forKey: key) }
     public func string(forKey key: String) async -> String? { await backing.string(forKey: key) }
-    public func integer(forKey key: String) async -> Int? { await backing.integer(forKey: key) }
-    public func bool(forKey key: String) async -> Bool? { await backing.bool(forKey: key) }
+    public func integer(forKey key: String) async -> Int { await backing.integer(forKey: key) }
+    public func bool(forKey key: String) async -> Bool { await backing.bool(forKey: key) }
 
-    public func set(_ value: Data, forKey key: String) async { await backing.set(value, forKey: key) }
-    public func set(_ value: String, forKey key: String) async { await backing.set(value, forKey: key) }
+    public func set(_ value: Data?, forKey key: String) async { await backing.set(value, forKey: key) }
+    public func set(_ value: String?, forKey key: String) async { await backing.set(value, forKey: key) }
     public func set(_ value: Int, forKey key: String) async { await backing.set(value, forKey: key) }
     public func set(_ value: Bool, forKey key: String) async { await backing.set(value, forKey: key) }
 

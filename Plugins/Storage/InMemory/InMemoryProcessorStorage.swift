@@ -16,6 +16,7 @@ public final class InMemoryProcessorStorage: ProcessorStorage {
         case string(String)
         case integer(Int)
         case bool(Bool)
+        case stringArray([String])
     }
 
     private let values = Locked([String: Value]())
@@ -32,23 +33,35 @@ public final class InMemoryProcessorStorage: ProcessorStorage {
         return nil
     }
 
-    public func integer(forKey key: String) async -> Int? {
+    public func integer(forKey key: String) async -> Int {
         if case .integer(let value) = values.withLock({ $0[key] }) { return value }
-        return nil
+        return 0
     }
 
-    public func bool(forKey key: String) async -> Bool? {
+    public func bool(forKey key: String) async -> Bool {
         if case .bool(let value) = values.withLock({ $0[key] }) { return value }
+        return false
+    }
+
+    public func stringArray(forKey key: String) async -> [String]? {
+        if case .stringArray(let value) = values.withLock({ $0[key] }) { return value }
         return nil
     }
 
-    public func set(_ value: Data, forKey key: String) async { values.withLock { $0[key] = .data(value) } }
-    public func set(_ value: String, forKey key: String) async { values.withLock { $0[key] = .string(value) } }
+    public func set(_ value: Data?, forKey key: String) async { store(value.map(Value.data), forKey: key) }
+    public func set(_ value: String?, forKey key: String) async { store(value.map(Value.string), forKey: key) }
+    /// Stores a string array, as the TelemetryDeck v2 SDK did (read by ``stringArray(forKey:)``;
+    /// lets tests stand in for a v2 storage).
+    public func set(_ value: [String]?, forKey key: String) async {
+        store(value.map(Value.stringArray), forKey: key)
+    }
     public func set(_ value: Int, forKey key: String) async { values.withLock { $0[key] = .integer(value) } }
     public func set(_ value: Bool, forKey key: String) async { values.withLock { $0[key] = .bool(value) } }
 
-    public func removeValue(forKey key: String) async {
-        values.withLock { _ = $0.removeValue(forKey: key) }
+    public func removeValue(forKey key: String) async { store(nil, forKey: key) }
+
+    private func store(_ value: Value?, forKey key: String) {
+        values.withLock { $0[key] = value }
     }
 
     /// The stored keys, for tests and debugging.

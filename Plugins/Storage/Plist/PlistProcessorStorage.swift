@@ -1,10 +1,10 @@
-public import TelemetryKit
+import TelemetryKit
 public import TelemetryKitFileStorageSupport
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 
 /// `ProcessorStorage` in a property-list file per suite, like UserDefaults.

@@ -1,4 +1,4 @@
-public import TelemetryKit
+import TelemetryKit
 
 /// A ``Rule`` of ``Condition``s laid out for evaluation per event: one array of nodes in
 /// depth-first order, each condition's variable and prepared test stored in its node.
