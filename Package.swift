@@ -133,6 +133,26 @@ targets += [
 
 // (end of group D)
 
+// MARK: - Presets (Plugins/Presets): TelemetryDeck v3's preset events, keys and durations
+
+targets += [
+    .target(
+        name: "TelemetryKitPresets",
+        dependencies: ["TelemetryKit"],
+        path: "Plugins/Presets"
+    ),
+    .testTarget(
+        name: "TelemetryKitPresetsTests",
+        dependencies: [
+            "TelemetryKitPresets", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            // Checks that DefaultParams names the keys the processors write.
+            "TelemetryKitDevice", "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar",
+            "TelemetryKitAccessibility", "TelemetryKitSessionTracking", "TelemetryKitTrialConversion",
+        ],
+        path: "Tests/TelemetryKitPresetsTests"
+    ),
+]
+
 // MARK: - Storage (Plugins/Storage/<Name>)
 
 targets += [
@@ -372,6 +392,7 @@ targets += [
         name: "TelemetryKitComposable",
         dependencies: [
             "TelemetryKit",
+            "TelemetryKitPresets",
             .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
         ],
@@ -477,7 +498,7 @@ defaultPluginModules += [
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
-    "TelemetryKitHTTP",
+    "TelemetryKitHTTP", "TelemetryKitPresets",
 ]
 
 targets += [

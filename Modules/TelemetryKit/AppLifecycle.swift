@@ -1,7 +1,8 @@
 /// App lifecycle signals that processors react to (sessions, durations).
 ///
 /// Apps on Apple platforms get these from the system through `TelemetryKitDefaults`;
-/// servers, CLIs and tests drive them by hand:
+/// servers, CLIs and tests drive them by hand. Processors that adopt
+/// ``LifecycleObserving`` receive the client's lifecycle before they start:
 ///
 /// ```swift
 /// client.lifecycle.send(.didEnterBackground)
@@ -60,19 +61,4 @@ public final class AppLifecycle: Sendable {
     fileprivate func removeObserver(_ id: Int) {
         state.withLock { state in state.observers.removeAll { $0.id == id } }
     }
-}
-
-/// What a client offers its processors beyond sending events.
-///
-/// The `emitter` passed to ``EventProcessor/start(storage:logger:emitter:)`` by a
-/// `TelemetryClient` conforms to this protocol:
-///
-/// ```swift
-/// if let handle = emitter as? any TelemetryClientHandle { handle.lifecycle.observe { … } }
-/// ```
-public protocol TelemetryClientHandle: EventSending {
-    /// The client's lifecycle signals.
-    var lifecycle: AppLifecycle { get }
-    /// The client's clock.
-    var clock: any TelemetryClock { get }
 }

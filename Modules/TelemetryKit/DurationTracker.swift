@@ -1,10 +1,11 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
-/// Keeps the duration events of one client that are running, and turns them into events.
+/// The running durations of one client (its ``TelemetryClient/durations``): the
+/// ``DurationTracking`` the `Telemetry` facade and `TelemetryClient.startDurationEvent` use.
 ///
 /// - Background time: between `.didEnterBackground` and `.willEnterForeground` of the
 ///   client's `AppLifecycle`, measured with the client's clock, and subtracted unless a
@@ -14,7 +15,7 @@ import Foundation
 ///   time the app was not running counts as background time: from the last
 ///   `.didEnterBackground` or the last `shutdown()` to the next `start()`. After a crash
 ///   without either signal, that gap cannot be known and is counted.
-final class DurationTracker: Sendable {
+public final class DurationTracker: DurationTracking {
     /// One running duration.
     struct Running: Sendable, Equatable {
         var parameters: EventParameters
@@ -55,7 +56,18 @@ final class DurationTracker: Sendable {
     // MARK: Operations
 
     /// Starts (or restarts) the duration named `name`.
-    func start(_ name: String, parameters: EventParameters, includeBackgroundTime: Bool, at date: Date? = nil) {
+    public func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) {
+        startDuration(eventName, parameters: parameters, includeBackgroundTime: includeBackgroundTime, startedAt: nil)
+    }
+
+    /// Starts (or restarts) the duration named `name` at `startedAt` (default: now), e.g. one
+    /// recorded before the client existed.
+    public func startDuration(
+        _ name: String,
+        parameters: EventParameters,
+        includeBackgroundTime: Bool,
+        startedAt date: Date?
+    ) {
         let startedAt = date ?? clock.now
         state.withLock { state in
             state.running[name] = Running(
@@ -68,37 +80,33 @@ final class DurationTracker: Sendable {
         persist()
     }
 
-    /// Stops the duration named `name` and returns the event to send, or nil if none runs.
-    func stop(_ name: String, parameters: EventParameters) -> EventInput? {
-        let now = clock.now
+    /// Stops the duration named `eventName` now; nil if none runs.
+    public func stopDuration(_ eventName: String) -> DurationResult? {
+        stopDuration(eventName, at: clock.now)
+    }
+
+    /// Stops the duration named `name` at `now` and returns what it measured, or nil if none runs.
+    public func stopDuration(_ name: String, at now: Date) -> DurationResult? {
         let running = state.withLock { state -> (Running, Date?)? in
             guard let running = state.running.removeValue(forKey: name) else { return nil }
             return (running, state.suspendedAt)
         }
-        guard let (entry, suspendedAt) = running else {
-            logger.log(.warning, "stopAndSendDurationEvent: no duration named '\(name)' is running; nothing was sent")
-            return nil
-        }
+        guard let (entry, suspendedAt) = running else { return nil }
         persist()
-        return TelemetryPresets.durationEvent(
-            name,
-            seconds: Self.seconds(of: entry, until: now, suspendedAt: suspendedAt),
-            startParameters: entry.parameters,
-            stopParameters: parameters,
-            timestamp: now
+        return DurationResult(
+            durationInSeconds: Self.seconds(of: entry, until: now, suspendedAt: suspendedAt),
+            startParameters: entry.parameters
         )
     }
 
-    /// Forgets the duration named `name`; returns whether one was running.
-    @discardableResult
-    func cancel(_ name: String) -> Bool {
-        let removed = state.withLock { $0.running.removeValue(forKey: name) != nil }
+    /// Forgets the duration named `eventName`.
+    public func cancelDuration(_ eventName: String) {
+        let removed = state.withLock { $0.running.removeValue(forKey: eventName) != nil }
         if removed { persist() }
-        return removed
     }
 
     /// The names of the running durations, sorted.
-    var runningNames: [String] {
+    public var runningNames: [String] {
         state.withLock { $0.running.keys.sorted() }
     }
 
@@ -234,8 +242,8 @@ final class DurationTracker: Sendable {
         }
     }
 
-    /// Waits until every change so far is written.
-    func waitUntilPersisted() async {
+    /// Waits until the running durations are written to storage (for tests and shutdown).
+    public func waitUntilPersisted() async {
         await writer.drain()
     }
 }

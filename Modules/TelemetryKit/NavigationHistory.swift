@@ -1,14 +1,14 @@
 /// Remembers the last navigation destination, for `navigationPathChanged(to:)`.
-public final class NavigationHistory: Sendable {
+package final class NavigationHistory: Sendable {
     private let last = Locked<String?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// The destination of the last path change, if any.
-    public var previousDestination: String? { last.current }
+    package var previousDestination: String? { last.current }
 
     /// Records `destination` as the latest one and returns the one before (or "").
-    public func advance(to destination: String) -> String {
+    package func advance(to destination: String) -> String {
         last.withLock { last in
             let previous = last ?? ""
             last = destination
@@ -17,7 +17,7 @@ public final class NavigationHistory: Sendable {
     }
 
     /// Records `destination` as the latest one.
-    public func record(_ destination: String) {
+    package func record(_ destination: String) {
         last.set(destination)
     }
 }

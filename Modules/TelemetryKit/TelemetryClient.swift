@@ -141,6 +141,9 @@ public final class TelemetryClient: Sendable {
         // Opt-out: read the persisted switch before anything buffered is processed.
         await features.start()
         let emitter = Emitter(client: self)
+        for case let observer as any LifecycleObserving in processors {
+            observer.attach(lifecycle: lifecycle, clock: clock)
+        }
         for processor in processors {
             await processor.start(storage: storage, logger: logger, emitter: emitter)
         }
@@ -317,6 +320,26 @@ public final class TelemetryClient: Sendable {
         lifecycle.send(.newSessionRequested)
     }
 
+    /// The running durations (``DurationTracking``): persisted in ``storage``, background
+    /// time excluded unless asked. `TelemetryKitPresets` adds `startDurationEvent` and
+    /// `stopAndSendDurationEvent` on top.
+    public var durations: DurationTracker { features.durations }
+
+    /// The last navigation destination, for `navigationPathChanged(to:)` (TelemetryKitPresets).
+    package var navigationHistory: NavigationHistory { features.navigation }
+
+    /// The first processor that provides `capability`, e.g. `(any SessionManaging).self`.
+    ///
+    /// ```swift
+    /// let testMode = await client.processor(conformingTo: (any TestModeProviding).self)?.isTestMode() ?? false
+    /// ```
+    public func processor<Capability>(conformingTo capability: Capability.Type) -> Capability? {
+        for processor in processors {
+            if let match = processor as? Capability { return match }
+        }
+        return nil
+    }
+
     /// The client's counters.
     public var stats: TelemetryStats {
         get async {
@@ -455,16 +478,13 @@ public struct DeliveryStatus: Sendable, Hashable {
 }
 
 /// The emitter handed to processors: enqueues without waiting.
-private struct Emitter: TelemetryClientHandle {
+private struct Emitter: EventSending {
     // Unowned would crash if a processor kept the emitter beyond the client; weak is safe.
     weak let client: TelemetryClient?
 
     func send(_ input: EventInput) async {
         client?.event(input)
     }
-
-    var lifecycle: AppLifecycle { client?.lifecycle ?? AppLifecycle() }
-    var clock: any TelemetryClock { client?.clock ?? SystemClock() }
 }
 
 /// A destination's own transformation, whatever scope it declares.

@@ -17,3 +17,4 @@
 @_exported public import TelemetryKitTrialConversion
 @_exported public import TelemetryKitUserIdentifier
 @_exported public import TelemetryKitValidation
+@_exported public import TelemetryKitPresets

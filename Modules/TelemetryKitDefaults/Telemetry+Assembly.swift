@@ -25,10 +25,10 @@ extension Telemetry {
     ) -> [any EventProcessor] {
         [
             PreviewFilterProcessor(),
-            DefaultParametersProcessor(defaultParameters: defaultParameters),
+            DefaultParametersProcessor(parameters: defaultParameters),
             DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
             ValidationProcessor(),
-            TestModeProcessor(testMode: testMode),
+            TestModeProcessor(override: testMode),
             UserIdentifierProcessor(defaultUser: defaultUser),
             SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
             DeviceProcessor(),
@@ -59,7 +59,7 @@ extension Telemetry {
     }
 
     /// The persistent processor storage in the data directory.
-    static func defaultStorage(for configuration: Config, logger: any Logging) throws -> any ProcessorStorage {
+    static func defaultStorage(for configuration: Config, logger: any Logging) throws(TelemetryError) -> any ProcessorStorage {
         do {
             return try PlistProcessorStorage(
                 appID: configuration.appID,
@@ -67,7 +67,7 @@ extension Telemetry {
                 logger: logger
             )
         } catch {
-            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+            throw TelemetryError(.unusableDataDirectory, "\(error)")
         }
     }
 
@@ -76,7 +76,7 @@ extension Telemetry {
         for configuration: Config,
         logger: any Logging,
         clock: any TelemetryClock
-    ) throws -> any EventTransmitting {
+    ) throws(TelemetryError) -> any EventTransmitting {
         do {
             return try HTTPEventTransmitter(
                 configuration: .init(
@@ -88,7 +88,7 @@ extension Telemetry {
                 clock: clock
             )
         } catch {
-            throw TelemetryConfigurationError.invalidEndpoint("\(error)")
+            throw TelemetryError(.invalidEndpoint, "\(error)")
         }
     }
 
@@ -97,7 +97,7 @@ extension Telemetry {
         for configuration: Config,
         logger: any Logging,
         clock: any TelemetryClock
-    ) throws -> any EventCaching {
+    ) throws(TelemetryError) -> any EventCaching {
         do {
             let directory =
                 try configuration.dataDirectory ?? StorageDirectory.applicationSupport(appID: configuration.appID)
@@ -108,7 +108,7 @@ extension Telemetry {
                 clock: clock
             )
         } catch {
-            throw TelemetryConfigurationError.unusableDataDirectory("\(error)")
+            throw TelemetryError(.unusableDataDirectory, "\(error)")
         }
     }
 
@@ -122,12 +122,21 @@ extension Telemetry {
         destinations: [Destination],
         transformations: [any EventTransformation],
         clock: any TelemetryClock
-    ) throws -> TelemetryClient {
-        let transmitter = try transmitter ?? defaultTransmitter(for: configuration, logger: logger, clock: clock)
+    ) throws(TelemetryError) -> TelemetryClient {
+        // Each default is built only when no override is given.
+        let transmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
+            try defaultTransmitter(for: configuration, logger: logger, clock: clock)
+        }
+        let cache = try overrideOrDefault(cache) { () throws(TelemetryError) in
+            try defaultCache(for: configuration, logger: logger, clock: clock)
+        }
+        let storage = try overrideOrDefault(storage) { () throws(TelemetryError) in
+            try defaultStorage(for: configuration, logger: logger)
+        }
         let mainDestination = Destination(
             id: defaultDestinationID,
             transmitter: transmitter,
-            cache: try cache ?? defaultCache(for: configuration, logger: logger, clock: clock),
+            cache: cache,
             policy: configuration.deliveryPolicy
         )
         return TelemetryClient(
@@ -139,9 +148,19 @@ extension Telemetry {
             processors: processors ?? defaultProcessors(for: configuration),
             destinations: [mainDestination] + destinations,
             transformations: transformations,
-            storage: try storage ?? defaultStorage(for: configuration, logger: logger),
+            storage: storage,
             logger: logger,
             clock: clock
         )
     }
+}
+
+/// `override`, else `makeDefault()`: the standard `??` would turn the default's typed
+/// `TelemetryError` into an untyped error.
+private func overrideOrDefault<Value>(
+    _ override: Value?,
+    _ makeDefault: () throws(TelemetryError) -> Value
+) throws(TelemetryError) -> Value {
+    if let override { return override }
+    return try makeDefault()
 }

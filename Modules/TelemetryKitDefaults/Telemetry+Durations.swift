@@ -5,38 +5,53 @@ import Foundation
 #endif
 
 extension Telemetry {
-    /// A duration started before `initialize`.
     private struct EarlyDuration: Sendable {
         var parameters: EventParameters
         var includeBackgroundTime: Bool
         var startedAt: Date
     }
 
+    /// Durations started before `initialize`; the client adopts them when it exists.
     private static let earlyDurations = Locked([String: EarlyDuration]())
 
-    /// Starts measuring how long something takes; `stopAndSendDurationEvent` sends it.
+    /// Starts measuring how long something takes; ``stopAndSendDurationEvent(_:parameters:)``
+    /// sends it as an event named `eventName`.
     ///
-    /// Background time is left out unless `includeBackgroundTime` is true, and running
-    /// durations survive a restart (see `TelemetryClient.startDurationEvent`). Before
-    /// `initialize`, the start time is kept and handed to the client by the next duration
-    /// call after `initialize` (background time before `initialize` is not known).
+    /// Time in the background is left out unless `includeBackgroundTime` is true. A duration
+    /// may start before `initialize`; it is measured from this call.
     ///
     /// ```swift
-    /// Telemetry.startDurationEvent("Onboarding.duration")
+    /// await Telemetry.startDurationEvent("Onboarding.duration")
     /// // … later
-    /// Telemetry.stopAndSendDurationEvent("Onboarding.duration", parameters: ["steps": 4])
+    /// await Telemetry.stopAndSendDurationEvent("Onboarding.duration", parameters: ["skipped": false])
     /// ```
     public static func startDurationEvent(
-        _ name: String,
+        _ eventName: String,
         parameters: EventParameters = [:],
         includeBackgroundTime: Bool = false
-    ) {
-        if let client = clientAdoptingEarlyDurations() {
-            client.startDurationEvent(name, parameters: parameters, includeBackgroundTime: includeBackgroundTime)
+    ) async {
+        startDuration(eventName, parameters: parameters, includeBackgroundTime: includeBackgroundTime)
+    }
+
+    /// Stops the duration `eventName` and sends it: the seconds as `floatValue` and as
+    /// `TelemetryDeck.Signal.durationInSeconds`, with the start parameters under `parameters`.
+    /// Nothing is sent (and a warning is logged) when no duration of that name runs.
+    public static func stopAndSendDurationEvent(_ eventName: String, parameters: EventParameters = [:]) async {
+        stopDuration(eventName, parameters: parameters)
+    }
+
+    /// Stops the duration `eventName` without sending anything.
+    public static func cancelDurationEvent(_ eventName: String) async {
+        cancelDuration(eventName)
+    }
+
+    private static func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) {
+        if let client {
+            client.startDurationEvent(eventName, parameters: parameters, includeBackgroundTime: includeBackgroundTime)
             return
         }
         earlyDurations.withLock {
-            $0[name] = EarlyDuration(
+            $0[eventName] = EarlyDuration(
                 parameters: parameters,
                 includeBackgroundTime: includeBackgroundTime,
                 startedAt: Date()
@@ -44,26 +59,22 @@ extension Telemetry {
         }
     }
 
-    /// Stops the duration `name` and sends it (fire-and-forget): the seconds, rounded to
-    /// milliseconds, as `floatValue` and as `TelemetryDeck.Signal.durationInSeconds`, with
-    /// the start parameters laid under `parameters`. Nothing is sent, and a warning is
-    /// logged, when no duration of that name runs.
-    public static func stopAndSendDurationEvent(_ name: String, parameters: EventParameters = [:]) {
-        if let client = clientAdoptingEarlyDurations() {
-            client.stopAndSendDurationEvent(name, parameters: parameters)
+    private static func stopDuration(_ eventName: String, parameters: EventParameters) {
+        if let client {
+            client.stopAndSendDurationEvent(eventName, parameters: parameters)
             return
         }
-        guard let early = earlyDurations.withLock({ $0.removeValue(forKey: name) }) else {
+        guard let early = earlyDurations.withLock({ $0.removeValue(forKey: eventName) }) else {
             StandardErrorLogger().log(
                 .warning,
-                "stopAndSendDurationEvent: no duration named '\(name)' is running; nothing was sent"
+                "stopAndSendDurationEvent: no duration named '\(eventName)' is running; nothing was sent"
             )
             return
         }
         let now = Date()
         signal(
-            TelemetryPresets.durationEvent(
-                name,
+            .durationEvent(
+                eventName,
                 seconds: now.timeIntervalSince(early.startedAt),
                 startParameters: early.parameters,
                 stopParameters: parameters,
@@ -72,15 +83,41 @@ extension Telemetry {
         )
     }
 
-    /// Stops the duration `name` without sending anything.
-    public static func cancelDurationEvent(_ name: String) {
-        earlyDurations.withLock { _ = $0.removeValue(forKey: name) }
-        clientAdoptingEarlyDurations()?.cancelDurationEvent(name)
+    private static func cancelDuration(_ eventName: String) {
+        earlyDurations.withLock { _ = $0.removeValue(forKey: eventName) }
+        client?.cancelDurationEvent(eventName)
     }
 
-    /// The running client, after moving durations started before `initialize` into it.
-    private static func clientAdoptingEarlyDurations() -> TelemetryClient? {
-        guard let client else { return nil }
+    /// v3's earlier name of ``startDurationEvent(_:parameters:includeBackgroundTime:)``.
+    @available(*, deprecated, renamed: "startDurationEvent(_:parameters:includeBackgroundTime:)")
+    public static func startDurationSignal(
+        _ signalName: String,
+        parameters: [String: String] = [:],
+        includeBackgroundTime: Bool = false
+    ) {
+        startDuration(signalName, parameters: EventParameters(parameters), includeBackgroundTime: includeBackgroundTime)
+    }
+
+    /// v3's earlier name of ``stopAndSendDurationEvent(_:parameters:)``; `floatValue` and
+    /// `customUserID` were ignored there too (the duration is the float value).
+    @available(*, deprecated, renamed: "stopAndSendDurationEvent(_:parameters:)")
+    public static func stopAndSendDurationSignal(
+        _ signalName: String,
+        parameters: [String: String] = [:],
+        floatValue _: Double? = nil,
+        customUserID _: String? = nil
+    ) {
+        stopDuration(signalName, parameters: EventParameters(parameters))
+    }
+
+    /// v3's earlier name of ``cancelDurationEvent(_:)``.
+    @available(*, deprecated, renamed: "cancelDurationEvent(_:)")
+    public static func cancelDurationSignal(_ signalName: String) {
+        cancelDuration(signalName)
+    }
+
+    /// Hands the durations started before `initialize` to `client`.
+    static func adoptDurationsStartedBeforeInitialize(into client: TelemetryClient) {
         let early = earlyDurations.withLock { early -> [String: EarlyDuration] in
             defer { early = [:] }
             return early
@@ -93,6 +130,5 @@ extension Telemetry {
                 startedAt: duration.startedAt
             )
         }
-        return client
     }
 }

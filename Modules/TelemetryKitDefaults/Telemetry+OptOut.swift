@@ -35,7 +35,9 @@ extension Telemetry {
 
     /// Whether analytics are disabled right now.
     public static var isAnalyticsDisabled: Bool {
-        client?.isAnalyticsDisabled ?? (analyticsChoiceBeforeInitialize.current ?? false)
+        get async {
+            client?.isAnalyticsDisabled ?? (analyticsChoiceBeforeInitialize.current ?? false)
+        }
     }
 
     /// Events dropped because analytics were disabled (before `initialize` and by the client).
@@ -44,10 +46,9 @@ extension Telemetry {
     }
 
     /// Drops an event sent before `initialize` while analytics are disabled.
-    static func dropsBeforeInitialize(_ continuation: CheckedContinuation<Void, Never>?) -> Bool {
+    static func dropsBeforeInitialize() -> Bool {
         guard analyticsChoiceBeforeInitialize.current == true else { return false }
         droppedBeforeInitializeWhileDisabled.withLock { $0 += 1 }
-        continuation?.resume()
         return true
     }
 

@@ -1,35 +1,22 @@
+/// TelemetryDeck v3's presets on the facade. Each builds its event with the matching
+/// `EventInput` preset of `TelemetryKitPresets` (where names, keys and rules live) and sends
+/// it like `event`: the `async` forms return once the event is cached, the deprecated
+/// `[String: String]` forms return at once.
 extension Telemetry {
-    /// The last navigation destination sent through the facade, for the whole process.
-    static let navigationHistory = NavigationHistory()
+    /// The last navigation destination, for ``navigationPathChanged(to:customUserID:)``.
+    private static let navigation = NavigationHistory()
 
-    /// The running client's logger, or standard error before `initialize`.
-    private static var presetLogger: any Logging {
-        client?.logger ?? StandardErrorLogger()
-    }
+    /// The logger for presets that are not sent (an out-of-range rating).
+    private static var presetLogger: any Logging { client?.logger ?? StandardErrorLogger() }
 
-    /// Sends `TelemetryDeck.Navigation.pathChanged` from `source` to `destination`
-    /// (fire-and-forget) and remembers `destination` for ``navigationPathChanged(to:customUserID:)``.
-    ///
-    /// ```swift
-    /// Telemetry.navigationPathChanged(from: "settings", to: "settings/privacy")
-    /// ```
-    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil) {
-        navigationHistory.record(destination)
-        signal(TelemetryPresets.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
-    }
-
-    /// Sends `TelemetryDeck.Navigation.pathChanged` from the previous destination sent
-    /// through the facade (or "" for the first one) to `destination`.
-    public static func navigationPathChanged(to destination: String, customUserID: String? = nil) {
-        let source = navigationHistory.advance(to: destination)
-        signal(TelemetryPresets.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
-    }
+    // MARK: Errors
 
     /// Sends `TelemetryDeck.Error.occurred` with an id, and a category and message when given.
     ///
-    /// ```swift
-    /// Telemetry.errorOccurred(id: "ImportFailed", category: .userInput, message: "empty file")
-    /// ```
+    /// - Parameters:
+    ///   - id: groups occurrences of the same error, e.g. `ImportError.badHeader`.
+    ///   - category: thrown exception, user input or app state.
+    ///   - message: a human-readable description (keep personal data out).
     public static func errorOccurred(
         id: String,
         category: ErrorCategory? = nil,
@@ -37,9 +24,9 @@ extension Telemetry {
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
         customUserID: String? = nil
-    ) {
-        signal(
-            TelemetryPresets.errorOccurred(
+    ) async {
+        await send(
+            .errorOccurred(
                 id: id,
                 category: category,
                 message: message,
@@ -50,40 +37,96 @@ extension Telemetry {
         )
     }
 
-    /// Sends `TelemetryDeck.Error.occurred` for a Swift error (id from
-    /// ``TelemetryPresets/errorID(of:)`` unless given, message from its description unless given).
+    /// Sends `TelemetryDeck.Error.occurred` for an error with a stable id; the message is its
+    /// localized description.
     ///
     /// ```swift
-    /// do { try importFile() } catch { Telemetry.errorOccurred(error) }
+    /// } catch {
+    ///     await Telemetry.errorOccurred(identifiableError: error.with(id: "Import.failed"))
+    /// }
     /// ```
     public static func errorOccurred(
-        _ error: any Error,
-        id: String? = nil,
+        identifiableError: any IdentifiableError,
+        category: ErrorCategory = .thrownException,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) async {
+        await errorOccurred(
+            identifiableError: identifiableError,
+            category: category,
+            message: nil,
+            parameters: parameters,
+            floatValue: floatValue,
+            customUserID: customUserID
+        )
+    }
+
+    /// Sends `TelemetryDeck.Error.occurred` for an error with a stable id and your own message
+    /// (`nil`: its localized description).
+    public static func errorOccurred(
+        identifiableError: any IdentifiableError,
         category: ErrorCategory = .thrownException,
         message: String? = nil,
         parameters: EventParameters = [:],
+        floatValue: Double? = nil,
         customUserID: String? = nil
-    ) {
-        signal(
-            TelemetryPresets.errorOccurred(
-                error,
-                id: id,
+    ) async {
+        await send(
+            .errorOccurred(
+                identifiableError: identifiableError,
                 category: category,
                 message: message,
                 parameters: parameters,
+                floatValue: floatValue,
                 customUserID: customUserID
             )
         )
     }
 
+    // MARK: Navigation
+
+    /// Sends `TelemetryDeck.Navigation.pathChanged` from `source` to `destination`, and
+    /// remembers `destination` for ``navigationPathChanged(to:customUserID:)``.
+    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil)
+        async
+    {
+        navigation.record(destination)
+        await send(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
+    }
+
+    /// Sends `TelemetryDeck.Navigation.pathChanged` from the previous destination (or "" for
+    /// the first one) to `destination`.
+    public static func navigationPathChanged(to destination: String, customUserID: String? = nil) async {
+        let source = navigation.advance(to: destination)
+        await send(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
+    }
+
+    // MARK: Pirate metrics
+
     /// Sends `TelemetryDeck.Acquisition.userAcquired` with the channel the user came from.
-    public static func acquiredUser(channel: String, parameters: EventParameters = [:], customUserID: String? = nil) {
-        signal(TelemetryPresets.acquiredUser(channel: channel, parameters: parameters, customUserID: customUserID))
+    public static func acquiredUser(channel: String, parameters: EventParameters = [:], customUserID: String? = nil)
+        async
+    {
+        await send(.acquiredUser(channel: channel, parameters: parameters, customUserID: customUserID))
+    }
+
+    /// Sends `TelemetryDeck.Acquisition.leadStarted`.
+    public static func leadStarted(leadID: String, parameters: EventParameters = [:], customUserID: String? = nil) async
+    {
+        await send(.leadStarted(leadID: leadID, parameters: parameters, customUserID: customUserID))
+    }
+
+    /// Sends `TelemetryDeck.Acquisition.leadConverted`.
+    public static func leadConverted(leadID: String, parameters: EventParameters = [:], customUserID: String? = nil)
+        async
+    {
+        await send(.leadConverted(leadID: leadID, parameters: parameters, customUserID: customUserID))
     }
 
     /// Sends `TelemetryDeck.Activation.onboardingCompleted`.
-    public static func onboardingCompleted(parameters: EventParameters = [:], customUserID: String? = nil) {
-        signal(TelemetryPresets.onboardingCompleted(parameters: parameters, customUserID: customUserID))
+    public static func onboardingCompleted(parameters: EventParameters = [:], customUserID: String? = nil) async {
+        await send(.onboardingCompleted(parameters: parameters, customUserID: customUserID))
     }
 
     /// Sends `TelemetryDeck.Activation.coreFeatureUsed` with the feature's name.
@@ -91,27 +134,33 @@ extension Telemetry {
         featureName: String,
         parameters: EventParameters = [:],
         customUserID: String? = nil
-    ) {
-        signal(
-            TelemetryPresets.coreFeatureUsed(
-                featureName: featureName,
-                parameters: parameters,
-                customUserID: customUserID
-            )
+    ) async {
+        await send(.coreFeatureUsed(featureName: featureName, parameters: parameters, customUserID: customUserID))
+    }
+
+    /// Sends `TelemetryDeck.Referral.sent`: how many people the user invited, and how.
+    public static func referralSent(
+        receiversCount: Int,
+        kind: String? = nil,
+        parameters: EventParameters = [:],
+        customUserID: String? = nil
+    ) async {
+        await send(
+            .referralSent(receiversCount: receiversCount, kind: kind, parameters: parameters, customUserID: customUserID)
         )
     }
 
-    /// Sends `TelemetryDeck.UserInfo.userRatingSubmitted` with a rating in 0…10 and an
-    /// optional comment. A rating outside 0…10 is not sent; a warning is logged.
+    /// Sends `TelemetryDeck.Referral.userRatingSubmitted` with a rating in 0…10 and an
+    /// optional comment. A rating outside 0…10 is not sent; an error is logged.
     public static func userRatingSubmitted(
         rating: Int,
         comment: String? = nil,
         parameters: EventParameters = [:],
         customUserID: String? = nil
-    ) {
+    ) async {
         do {
-            signal(
-                try TelemetryPresets.userRatingSubmitted(
+            await send(
+                try .userRatingSubmitted(
                     rating: rating,
                     comment: comment,
                     parameters: parameters,
@@ -119,40 +168,189 @@ extension Telemetry {
                 )
             )
         } catch {
-            presetLogger.log(.warning, error.description, eventName: TelemetryPresets.UserInfo.userRatingSubmitted)
+            presetLogger.log(.error, error.description, eventName: DefaultEvents.Referral.userRatingSubmitted.rawValue)
         }
     }
 
-    /// Sends `TelemetryDeck.Purchase.paywallShown` with the reason the paywall appeared.
-    public static func paywallShown(reason: String, parameters: EventParameters = [:], customUserID: String? = nil) {
-        signal(TelemetryPresets.paywallShown(reason: reason, parameters: parameters, customUserID: customUserID))
+    /// Sends `TelemetryDeck.Revenue.paywallShown` with the reason the paywall appeared.
+    public static func paywallShown(reason: String, parameters: EventParameters = [:], customUserID: String? = nil)
+        async
+    {
+        await send(.paywallShown(reason: reason, parameters: parameters, customUserID: customUserID))
     }
 
-    /// Sends `TelemetryDeck.Purchase.completed` with the price (in `currencyCode`) as `floatValue`.
-    ///
-    /// On Apple platforms `purchaseCompleted(transaction:)` reads these from a StoreKit
-    /// transaction.
+    /// Sends `TelemetryDeck.Purchase.completed` with the price in US dollars as `floatValue`
+    /// (on Apple platforms `purchaseCompleted(transaction:)` reads these from StoreKit).
     public static func purchaseCompleted(
         productID: String,
         price: Double,
-        currencyCode: String? = nil,
+        currencyCode: String = "USD",
         countryCode: String? = nil,
         isSubscription: Bool,
-        offerID: String? = nil,
         parameters: EventParameters = [:],
         customUserID: String? = nil
-    ) {
-        signal(
-            TelemetryPresets.purchaseCompleted(
+    ) async {
+        await send(
+            .purchaseCompleted(
                 productID: productID,
                 price: price,
                 currencyCode: currencyCode,
                 countryCode: countryCode,
                 isSubscription: isSubscription,
-                offerID: offerID,
                 parameters: parameters,
                 customUserID: customUserID
             )
         )
+    }
+}
+
+// MARK: - v3's deprecated [String: String] forms (synchronous, fire-and-forget)
+
+extension Telemetry {
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func errorOccurred(
+        id: String,
+        category: ErrorCategory? = nil,
+        message: String? = nil,
+        parameters: [String: String] = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        signal(
+            .errorOccurred(
+                id: id,
+                category: category,
+                message: message,
+                parameters: EventParameters(parameters),
+                floatValue: floatValue,
+                customUserID: customUserID
+            )
+        )
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func errorOccurred(
+        identifiableError: any IdentifiableError,
+        category: ErrorCategory = .thrownException,
+        parameters: [String: String] = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        errorOccurred(
+            identifiableError: identifiableError,
+            category: category,
+            message: nil,
+            parameters: parameters,
+            floatValue: floatValue,
+            customUserID: customUserID
+        )
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func errorOccurred(
+        identifiableError: any IdentifiableError,
+        category: ErrorCategory = .thrownException,
+        message: String? = nil,
+        parameters: [String: String] = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        signal(
+            .errorOccurred(
+                identifiableError: identifiableError,
+                category: category,
+                message: message,
+                parameters: EventParameters(parameters),
+                floatValue: floatValue,
+                customUserID: customUserID
+            )
+        )
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func acquiredUser(channel: String, parameters: [String: String] = [:], customUserID: String? = nil) {
+        signal(.acquiredUser(channel: channel, parameters: EventParameters(parameters), customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func leadStarted(leadID: String, parameters: [String: String] = [:], customUserID: String? = nil) {
+        signal(.leadStarted(leadID: leadID, parameters: EventParameters(parameters), customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func leadConverted(leadID: String, parameters: [String: String] = [:], customUserID: String? = nil) {
+        signal(.leadConverted(leadID: leadID, parameters: EventParameters(parameters), customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func onboardingCompleted(parameters: [String: String] = [:], customUserID: String? = nil) {
+        signal(.onboardingCompleted(parameters: EventParameters(parameters), customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func coreFeatureUsed(
+        featureName: String,
+        parameters: [String: String] = [:],
+        customUserID: String? = nil
+    ) {
+        signal(
+            .coreFeatureUsed(featureName: featureName, parameters: EventParameters(parameters), customUserID: customUserID)
+        )
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func referralSent(
+        receiversCount: Int = 1,
+        kind: String? = nil,
+        parameters: [String: String] = [:],
+        customUserID: String? = nil
+    ) {
+        signal(
+            .referralSent(
+                receiversCount: receiversCount,
+                kind: kind,
+                parameters: EventParameters(parameters),
+                customUserID: customUserID
+            )
+        )
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func userRatingSubmitted(
+        rating: Int,
+        comment: String? = nil,
+        parameters: [String: String] = [:],
+        customUserID: String? = nil
+    ) {
+        do {
+            signal(
+                try .userRatingSubmitted(
+                    rating: rating,
+                    comment: comment,
+                    parameters: EventParameters(parameters),
+                    customUserID: customUserID
+                )
+            )
+        } catch {
+            presetLogger.log(.error, error.description, eventName: DefaultEvents.Referral.userRatingSubmitted.rawValue)
+        }
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func paywallShown(reason: String, parameters: [String: String] = [:], customUserID: String? = nil) {
+        signal(.paywallShown(reason: reason, parameters: EventParameters(parameters), customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form")
+    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil)
+    {
+        navigation.record(destination)
+        signal(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form")
+    public static func navigationPathChanged(to destination: String, customUserID: String? = nil) {
+        let source = navigation.advance(to: destination)
+        signal(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }
 }

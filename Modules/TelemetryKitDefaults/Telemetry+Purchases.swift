@@ -1,64 +1,50 @@
 // Purchases from StoreKit transactions: Apple platforms only. Elsewhere this file compiles to
-// nothing; `purchaseCompleted(productID:price:…)` (core) sends the same event on every platform.
+// nothing; `purchaseCompleted(productID:price:…)` sends the same event on every platform.
 #if canImport(StoreKit)
 public import StoreKit
 import Foundation
 
-extension TelemetryPresets {
-    /// `TelemetryDeck.Purchase.completed` for a verified StoreKit transaction: product id,
-    /// type (subscription when the product belongs to a subscription group), storefront
-    /// country, currency and offer id; the price in the transaction's currency is the
-    /// `floatValue` (no conversion to USD).
+@available(iOS 15, macOS 12, tvOS 15, visionOS 1, watchOS 8, *)
+extension EventInput {
+    /// `TelemetryDeck.Purchase.completed` for a StoreKit transaction (price converted to USD).
     public static func purchaseCompleted(
         transaction: StoreKit.Transaction,
         parameters: EventParameters = [:],
         customUserID: String? = nil
     ) -> EventInput {
-        purchaseCompleted(
+        .purchaseCompleted(
             productID: transaction.productID,
             price: transaction.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0,
-            currencyCode: transaction.currency?.identifier,
+            currencyCode: transaction.currency?.identifier ?? "USD",
             countryCode: transaction.storefrontCountryCode,
             isSubscription: transaction.subscriptionGroupID != nil,
-            offerID: transaction.offerID,
             parameters: parameters,
             customUserID: customUserID
         )
     }
 }
 
-extension TelemetryClient {
-    /// Sends `TelemetryDeck.Purchase.completed` for a verified StoreKit transaction.
-    public func purchaseCompleted(
-        transaction: StoreKit.Transaction,
-        parameters: EventParameters = [:],
-        customUserID: String? = nil
-    ) {
-        event(
-            TelemetryPresets.purchaseCompleted(
-                transaction: transaction,
-                parameters: parameters,
-                customUserID: customUserID
-            )
-        )
-    }
-}
-
+@available(iOS 15, macOS 12, tvOS 15, visionOS 1, watchOS 8, *)
 extension Telemetry {
-    /// Sends `TelemetryDeck.Purchase.completed` for a verified StoreKit transaction.
-    ///
-    /// ```swift
-    /// if case .verified(let transaction) = result { Telemetry.purchaseCompleted(transaction: transaction) }
-    /// ```
+    /// Sends `TelemetryDeck.Purchase.completed` for a StoreKit transaction.
     public static func purchaseCompleted(
         transaction: StoreKit.Transaction,
         parameters: EventParameters = [:],
         customUserID: String? = nil
+    ) async {
+        await send(.purchaseCompleted(transaction: transaction, parameters: parameters, customUserID: customUserID))
+    }
+
+    @available(*, deprecated, message: "Use the async form with EventParameters")
+    public static func purchaseCompleted(
+        transaction: StoreKit.Transaction,
+        parameters: [String: String] = [:],
+        customUserID: String? = nil
     ) {
         signal(
-            TelemetryPresets.purchaseCompleted(
+            .purchaseCompleted(
                 transaction: transaction,
-                parameters: parameters,
+                parameters: EventParameters(parameters),
                 customUserID: customUserID
             )
         )

@@ -1,74 +1,106 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// The app-wide entry point: one `TelemetryClient` set up with the default plugins.
 ///
+/// Its calls are TelemetryDeck v3's, so an app written for v3 compiles after renaming
+/// `TelemetryDeck` to `Telemetry`:
+///
 /// ```swift
-/// try await Telemetry.initialize(
-///     configuration: Telemetry.Config(appID: "APP-ID", namespace: "my-namespace"),
-///     processors: Telemetry.defaultProcessors() + [ABTestProcessor(variant: "B")]
-/// )
-/// Telemetry.signal("Screen.shown", parameters: ["screen": "home"])   // returns at once
-/// await Telemetry.event("Checkout.completed", parameters: ["items": 3])  // returns once cached
+/// try await Telemetry.initialize(appID: "APP-ID", namespace: "my-namespace")
+/// Telemetry.event("Screen.shown", parameters: ["screen": "home"])          // returns at once
+/// await Telemetry.event("Checkout.completed", parameters: ["items": 3])     // returns once cached
 /// await Telemetry.flush()
 /// ```
 ///
-/// Events sent before `initialize` are kept (up to 1,000, oldest dropped) and delivered in
-/// order, with their original timestamps, once it finishes.
+/// Events sent before `initialize` (or after `terminate`) are buffered, up to
+/// ``preInitializeBufferLimit`` (beyond that the oldest are dropped and counted in
+/// ``droppedBeforeInitializeCount``), and delivered in order, with their original
+/// timestamps, once `initialize` finishes: after the SDK's own first events
+/// (`TelemetryDeck.Acquisition.newInstallDetected`, `TelemetryDeck.Session.started`).
+/// An awaited `event` sent then returns as soon as the event is buffered, so an app can await
+/// events and initialize later on the same task.
 ///
-/// Two verbs, so the compiler never has to choose:
-/// - `await Telemetry.event(...)` returns once the event is in the cache (async only);
-/// - `Telemetry.signal(...)` returns at once (fire-and-forget, usable from synchronous code).
-///
-/// A synchronous overload named `event` next to the async one would be a trap: in top-level
-/// code Swift resolves `await Telemetry.event(...)` to the synchronous overload (with only a
-/// warning), so the call would silently not wait. With distinct names it cannot happen.
+/// `event` exists synchronously and asynchronously, as in v3. In asynchronous code Swift
+/// picks the `async` one, which returns once the event is in the cache; `signal` is the
+/// explicit fire-and-forget spelling. (In top-level code Swift prefers the synchronous
+/// overload; there, `Telemetry.send(_:)` always waits.)
 public enum Telemetry {
     private enum State {
-        case waiting(BoundedBuffer<Pending>)
-        case initializing(BoundedBuffer<Pending>)
+        case waiting(BoundedBuffer<EventInput>)
+        case initializing(BoundedBuffer<EventInput>)
         case running(TelemetryClient)
     }
 
-    private struct Pending: Sendable {
-        let input: EventInput
-        let continuation: CheckedContinuation<Void, Never>?
-    }
-
     /// How many events sent before `initialize` are kept.
-    public static let preInitializeBufferLimit = 1000
+    public static let preInitializeBufferLimit = 10_000
 
     private static let state = Locked(State.waiting(BoundedBuffer(capacity: preInitializeBufferLimit)))
     private static let droppedBeforeInitialize = Locked(0)
 
     // MARK: Setup
 
+    /// Sets up the SDK with TelemetryDeck v3's settings and the default processors.
+    ///
+    /// ```swift
+    /// try await Telemetry.initialize(appID: "APP-ID", namespace: "my-namespace", defaultParameters: ["plan": "pro"])
+    /// ```
+    public static func initialize(
+        appID: String,
+        namespace: String,
+        salt: String = "",
+        defaultUser: String? = nil,
+        testMode: Bool? = nil,
+        eventPrefix: String? = nil,
+        parameterPrefix: String? = nil,
+        sendSessionStartedEvent: Bool = true,
+        defaultParameters: EventParameters = [:]
+    ) async throws(TelemetryError) {
+        try await initialize(
+            configuration: Config(
+                appID: appID,
+                namespace: namespace,
+                salt: salt,
+                testMode: testMode,
+                defaultUser: defaultUser,
+                eventPrefix: eventPrefix,
+                parameterPrefix: parameterPrefix,
+                defaultParameters: defaultParameters,
+                sendSessionStartedEvent: sendSessionStartedEvent
+            )
+        )
+    }
+
     /// Sets up the SDK. A second call while running is ignored with a warning.
+    ///
+    /// Every override is optional; `nil` means the default.
     ///
     /// - Parameters:
     ///   - configuration: the app's settings (validated: blank `appID`/`namespace` throw).
     ///   - processors: the pipeline; `nil` means `defaultProcessors(for: configuration)`.
-    ///   - cache: the queue of the default destination; default: the durable cache in the
-    ///     data directory.
+    ///   - cache: the queue of the default destination; default: the durable SQLite cache in
+    ///     the data directory.
     ///   - transmitter: the default destination's transmitter; default: HTTP ingest.
     ///   - logger: diagnostics; default: warnings and errors to standard error.
     ///   - storage: processor storage; default: the persistent store in the data directory.
     ///   - destinations: extra destinations, each with its own cache, policy and transformations.
     ///   - transformations: transformations of any scope.
+    ///   - clock: the clock of the client and its processors (tests pass a `ManualClock`).
     public static func initialize(
         configuration: Config,
         processors: [any EventProcessor]? = nil,
         cache: (any EventCaching)? = nil,
         transmitter: (any EventTransmitting)? = nil,
-        logger: any Logging = StandardErrorLogger(),
+        logger: (any Logging)? = nil,
         storage: (any ProcessorStorage)? = nil,
         destinations: [Destination] = [],
         transformations: [any EventTransformation] = [],
         clock: any TelemetryClock = SystemClock()
-    ) async throws {
+    ) async throws(TelemetryError) {
+        let logger = logger ?? StandardErrorLogger()
         try configuration.validate()
         let claimed = state.withLock { state -> Bool in
             guard case .waiting(let buffer) = state else { return false }
@@ -98,32 +130,29 @@ public enum Telemetry {
             }
             throw error
         }
+        // Opt-out: a choice made before initialize applies before anything is processed.
+        await applyAnalyticsChoiceBeforeStart(to: client)
+        adoptDurationsStartedBeforeInitialize(into: client)
+        // Start first: the processors' own first events (new install, session start) queue
+        // up ahead of what the app sent before initialize.
+        await client.start()
         // Replay under the lock, so that events sent meanwhile queue up behind the buffer.
-        let awaiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard case .initializing(var buffer) = state else { return [] }
-            let pending = buffer.removeAll()
-            droppedBeforeInitialize.withLock { $0 += buffer.droppedCount }
-            for item in pending {
-                client.event(item.input)
+        let dropped = state.withLock { state -> Int in
+            guard case .initializing(var buffer) = state else { return 0 }
+            for input in buffer.removeAll() {
+                client.event(input)
             }
             state = .running(client)
-            return pending.compactMap(\.continuation)
+            return buffer.droppedCount
         }
-        let dropped = droppedBeforeInitialize.current
+        droppedBeforeInitialize.withLock { $0 += dropped }
         if dropped > 0 {
             logger.log(.warning, "\(dropped) event(s) sent before initialize were dropped: the buffer was full")
-        }
-        // Opt-out: a choice made before initialize applies before the buffered events are processed.
-        await applyAnalyticsChoiceBeforeStart(to: client)
-        await client.start()
-        if !awaiting.isEmpty {
-            await client.waitUntilProcessed()
-            for continuation in awaiting { continuation.resume() }
         }
     }
 
     /// Stops the SDK: processors stop, queued events are sent (with a deadline), and a
-    /// later `initialize` starts afresh.
+    /// later `initialize` starts afresh. Events sent after it are buffered for that.
     public static func terminate() async {
         let client = state.withLock { state -> TelemetryClient? in
             guard case .running(let client) = state else { return nil }
@@ -145,21 +174,27 @@ public enum Telemetry {
     // MARK: Events
 
     /// Sends an event and returns at once (fire-and-forget). Events are processed in call order.
-    ///
-    /// Use it from synchronous code (button actions, delegates); in async code prefer
-    /// `await Telemetry.event(...)`, which also waits until the event is cached.
-    public static func signal(
+    public static func event(
         _ name: String,
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
         customUserID: String? = nil
     ) {
-        submit(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID), nil)
+        signal(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
     }
 
-    /// Sends an event and returns once it is in the cache of every destination.
-    ///
-    /// Before `initialize`, waits until initialization has replayed it.
+    /// Sends an event named by a `String` enum case and returns at once.
+    public static func event<Name: RawRepresentable>(
+        _ name: Name,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) where Name.RawValue == String {
+        event(name.rawValue, parameters: parameters, floatValue: floatValue, customUserID: customUserID)
+    }
+
+    /// Sends an event and returns once it is in the cache of every destination (or, before
+    /// `initialize`, once it is buffered).
     public static func event(
         _ name: String,
         parameters: EventParameters = [:],
@@ -169,76 +204,93 @@ public enum Telemetry {
         await send(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
     }
 
-    /// Sends a prepared input and returns at once (fire-and-forget).
+    /// Sends an event named by a `String` enum case and returns once it is cached.
+    public static func event<Name: RawRepresentable>(
+        _ name: Name,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) async where Name.RawValue == String {
+        await event(name.rawValue, parameters: parameters, floatValue: floatValue, customUserID: customUserID)
+    }
+
+    /// Sends an event and returns at once (fire-and-forget): the explicit spelling of the
+    /// synchronous `event`.
+    public static func signal(
+        _ name: String,
+        parameters: EventParameters = [:],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        signal(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
+    }
+
+    /// v3's string-parameter form of ``signal(_:parameters:floatValue:customUserID:)``, for
+    /// parameters already held as `[String: String]`.
+    public static func signal(
+        _ signalName: String,
+        parameters: [String: String],
+        floatValue: Double? = nil,
+        customUserID: String? = nil
+    ) {
+        signal(
+            EventInput(
+                signalName,
+                parameters: EventParameters(parameters),
+                floatValue: floatValue,
+                customUserID: customUserID
+            )
+        )
+    }
+
+    /// Sends a prepared input, e.g. a preset, and returns at once (fire-and-forget).
     public static func signal(_ input: EventInput) {
-        submit(input, nil)
+        if let client = bufferOrClient(input) {
+            client.event(input)
+        }
     }
 
-    /// Sends a prepared input and returns once it is cached.
+    /// Sends a prepared input, e.g. a preset, and returns once it is cached (or buffered
+    /// before `initialize`).
     public static func send(_ input: EventInput) async {
-        if let client {
+        if let client = bufferOrClient(input) {
             await client.send(input)
-            return
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            submit(input, continuation)
         }
     }
 
-    private static func submit(_ input: EventInput, _ continuation: CheckedContinuation<Void, Never>?) {
-        if client == nil, dropsBeforeInitialize(continuation) { return }  // opt-out before initialize
-        enum Route {
-            case client(TelemetryClient)
-            case buffered
-            case dropped(Pending)
-        }
-        let route = state.withLock { state -> Route in
+    /// The running client, or nil when `input` was buffered (or dropped by an opt-out made
+    /// before `initialize`).
+    private static func bufferOrClient(_ input: EventInput) -> TelemetryClient? {
+        if dropsBeforeInitialize() { return nil }
+        return state.withLock { state -> TelemetryClient? in
             switch state {
             case .running(let client):
-                return .client(client)
+                return client
             case .waiting(var buffer):
-                let dropped = buffer.append(Pending(input: input, continuation: continuation))
+                _ = buffer.append(input)
                 state = .waiting(buffer)
-                return dropped.map(Route.dropped) ?? .buffered
             case .initializing(var buffer):
-                let dropped = buffer.append(Pending(input: input, continuation: continuation))
+                _ = buffer.append(input)
                 state = .initializing(buffer)
-                return dropped.map(Route.dropped) ?? .buffered
             }
-        }
-        switch route {
-        case .client(let client):
-            // Enqueue synchronously so order is kept; only the wait runs in a task.
-            client.event(input)
-            if let continuation {
-                Task {
-                    await client.waitUntilProcessed()
-                    continuation.resume()
-                }
-            }
-        case .buffered:
-            break
-        case .dropped(let pending):
-            pending.continuation?.resume()
+            return nil
         }
     }
 
     /// Opt-out before initialize: drops the events buffered so far and returns how many.
     static func discardBufferedEvents() -> Int {
-        let discarded = state.withLock { state -> [Pending] in
+        state.withLock { state -> Int in
             switch state {
             case .waiting(var buffer):
                 defer { state = .waiting(buffer) }
-                return buffer.removeAll()
+                return buffer.removeAll().count
             case .initializing(var buffer):
                 defer { state = .initializing(buffer) }
-                return buffer.removeAll()
+                return buffer.removeAll().count
             case .running:
-                return []
+                return 0
             }
         }
-        for pending in discarded { pending.continuation?.resume() }
-        return discarded.count
     }
 
     /// Delivers everything queued now (see `TelemetryClient.flush()`).
@@ -248,26 +300,47 @@ public enum Telemetry {
         return await client.flush()
     }
 
-    /// Sets the user identifier of later events (`nil` clears it).
-    public static func setUserIdentifier(_ identifier: String?) {
-        client?.setUserIdentifier(identifier)
+    // MARK: Users, sessions, test mode
+
+    /// Sets the user identifier of later events (`nil` returns to the default).
+    public static func setUserIdentifier(_ value: String?) async {
+        guard let client else { return }
+        client.setUserIdentifier(value)
+        await client.processor(conformingTo: (any UserIdentifierManaging).self)?.setUserIdentifier(value)
     }
 
-    /// Starts a new session.
-    public static func newSession() {
-        client?.newSession()
+    /// The current session's id; nil before `initialize` or without a session processor.
+    public static var sessionID: UUID? {
+        get async {
+            await client?.processor(conformingTo: (any SessionManaging).self)?.currentSessionID()
+        }
     }
+
+    /// Starts a new session and returns its id; nil before `initialize` or without a
+    /// session processor.
+    @discardableResult
+    public static func newSession() async -> UUID? {
+        await client?.processor(conformingTo: (any SessionManaging).self)?.startNewSession()
+    }
+
+    /// Whether events are marked as test data (the test-mode processor's decision; false
+    /// before `initialize` or without one).
+    public static func isTestMode() async -> Bool {
+        await client?.processor(conformingTo: (any TestModeProviding).self)?.isTestMode() ?? false
+    }
+
+    // MARK: Counters
 
     /// The running client's counters, with events dropped before `initialize` included.
     public static var stats: TelemetryStats {
         get async {
             var stats = await client?.stats ?? TelemetryStats()
-            stats.droppedBeforeStart += droppedBeforeInitialize.current
+            stats.droppedBeforeStart += droppedBeforeInitializeCount
             return stats
         }
     }
 
-    /// Events dropped so far because more than `preInitializeBufferLimit` were sent before
+    /// Events dropped so far because more than ``preInitializeBufferLimit`` were sent before
     /// `initialize`.
     public static var droppedBeforeInitializeCount: Int {
         let pendingDrops = state.withLock { state -> Int in

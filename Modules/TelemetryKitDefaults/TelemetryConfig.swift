@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
 public import Foundation
-#endif
 
 extension Telemetry {
     /// The app's telemetry settings.
@@ -83,8 +79,8 @@ extension Telemetry {
             self.allowInsecureHTTP = allowInsecureHTTP
         }
 
-        /// Checks the settings; throws ``TelemetryConfigurationError`` naming the bad field.
-        public func validate() throws(TelemetryConfigurationError) {
+        /// Checks the settings; throws a ``TelemetryError`` naming the bad field.
+        public func validate() throws(TelemetryError) {
             if appID.allSatisfy(\.isWhitespace) {
                 throw .blankField(name: "appID", reason: "the app id identifies your app at the ingest service")
             }
@@ -95,21 +91,57 @@ extension Telemetry {
     }
 }
 
-/// A configuration the SDK cannot work with.
-public enum TelemetryConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A required field is empty or only whitespace.
-    case blankField(name: String, reason: String)
-    /// The configured endpoint cannot be used.
-    case invalidEndpoint(String)
-    /// The durable cache or storage could not be opened.
-    case unusableDataDirectory(String)
-
-    public var description: String {
-        switch self {
-        case .blankField(let name, let reason):
-            return "Telemetry.Config.\(name) is blank: \(reason). Set it to the value from your dashboard."
-        case .invalidEndpoint(let message): return "invalid endpoint: \(message)"
-        case .unusableDataDirectory(let message): return "unusable data directory: \(message)"
-        }
+/// Why `Telemetry.initialize` failed: a code to switch over and a message that says what to fix.
+///
+/// `initialize` throws only this type (typed throws), so code written for TelemetryDeck v3's
+/// `TelemetryDeckError` needs only the rename:
+///
+/// ```swift
+/// do {
+///     try await Telemetry.initialize(appID: appID, namespace: "my-namespace")
+/// } catch {
+///     logger.error("telemetry is off: \(error.debugDescription)")   // error: TelemetryError
+/// }
+/// ```
+public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertible, CustomStringConvertible, Sendable,
+    Hashable
+{
+    public enum Code: Int, Sendable, Hashable {
+        /// A required setting is blank or malformed.
+        case invalidConfiguration = 1
+        /// The ingest endpoint cannot be used (scheme, host, insecure HTTP).
+        case invalidEndpoint = 2
+        /// The durable cache or the processor storage could not be opened.
+        case unusableDataDirectory = 3
     }
+
+    public let code: Code
+    /// What went wrong and what to do about it.
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A blank required field of `Telemetry.Config`.
+    public static func blankField(name: String, reason: String) -> TelemetryError {
+        TelemetryError(
+            .invalidConfiguration,
+            "Telemetry.Config.\(name) is blank: \(reason). Set it to the value from your dashboard."
+        )
+    }
+
+    public var errorDescription: String? { message }
+    public var description: String { message }
+    public var debugDescription: String { "TelemetryError(\(code), \(message))" }
+
+    /// Matches any `TelemetryError` with the same code: `catch TelemetryError.invalidEndpoint`.
+    public static func ~= <E: Error>(match: Self, error: E) -> Bool {
+        (error as? TelemetryError)?.code == match.code
+    }
+
+    public static let invalidConfiguration = TelemetryError(.invalidConfiguration, "invalid configuration")
+    public static let invalidEndpoint = TelemetryError(.invalidEndpoint, "invalid endpoint")
+    public static let unusableDataDirectory = TelemetryError(.unusableDataDirectory, "unusable data directory")
 }

@@ -5,8 +5,8 @@ import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import Testing
 
-/// An emitter that offers the client's clock, like `TelemetryClient` does.
-final class FakeClientHandle: TelemetryClientHandle {
+/// An emitter that stands for a client with its clock.
+final class FakeClientHandle: EventSending {
     let lifecycle = AppLifecycle()
     let clock: any TelemetryClock
 
@@ -15,6 +15,14 @@ final class FakeClientHandle: TelemetryClientHandle {
     }
 
     func send(_ input: EventInput) async {}
+}
+
+extension AccessibilityProcessor {
+    /// Starts the processor as a client does: its lifecycle and clock are attached first.
+    func start(storage: any ProcessorStorage, logger: any Logging, emitter: FakeClientHandle) async {
+        attach(lifecycle: emitter.lifecycle, clock: emitter.clock)
+        await start(storage: storage, logger: logger, emitter: emitter as any EventSending)
+    }
 }
 
 /// A snapshot source that counts its readings and returns a settable snapshot.

@@ -6,8 +6,6 @@ import Testing
 /// `AnalyticsClient.telemetry(_:)`: the spec's button-tap example end to end, and the mapping
 /// of each kind of analytics into the pipeline.
 struct TelemetryAnalyticsClientTests {
-    private typealias Keys = AnalyticsClient.TelemetryKeys
-
     private struct ExportError: Error, CustomStringConvertible {
         var format: String
         var description: String { "cannot export as \(format)" }
@@ -71,21 +69,20 @@ struct TelemetryAnalyticsClientTests {
         await harness.client.flush()
 
         let events = harness.spy.deliveredEvents
-        #expect(events.map(\.type) == [Keys.screenViewEvent, Keys.screenViewEvent])
-        #expect(Keys.screenViewEvent == "TelemetryDeck.Navigation.pathChanged")
+        #expect(events.map(\.type) == ["TelemetryDeck.Navigation.pathChanged", "TelemetryDeck.Navigation.pathChanged"])
         #expect(
             events.map(\.payload) == [
                 [
-                    Keys.navigationSchemaVersion: .string("1"),
-                    Keys.navigationIdentifier: .string(" -> Home"),
-                    Keys.navigationSourcePath: .string(""),
-                    Keys.navigationDestinationPath: .string("Home"),
+                    "TelemetryDeck.Navigation.schemaVersion": .string("1"),
+                    "TelemetryDeck.Navigation.identifier": .string(" -> Home"),
+                    "TelemetryDeck.Navigation.sourcePath": .string(""),
+                    "TelemetryDeck.Navigation.destinationPath": .string("Home"),
                 ],
                 [
-                    Keys.navigationSchemaVersion: .string("1"),
-                    Keys.navigationIdentifier: .string("Home -> Settings"),
-                    Keys.navigationSourcePath: .string("Home"),
-                    Keys.navigationDestinationPath: .string("Settings"),
+                    "TelemetryDeck.Navigation.schemaVersion": .string("1"),
+                    "TelemetryDeck.Navigation.identifier": .string("Home -> Settings"),
+                    "TelemetryDeck.Navigation.sourcePath": .string("Home"),
+                    "TelemetryDeck.Navigation.destinationPath": .string("Settings"),
                 ],
             ]
         )
@@ -131,13 +128,12 @@ struct TelemetryAnalyticsClientTests {
         await harness.client.flush()
 
         let event = harness.spy.deliveredEvents.first
-        #expect(Keys.errorEvent == "TelemetryDeck.Error.occurred")
-        #expect(event?.type == Keys.errorEvent)
+        #expect(event?.type == "TelemetryDeck.Error.occurred")
         #expect(
             event?.payload == [
-                Keys.errorID: .string("TelemetryKitComposableTests.TelemetryAnalyticsClientTests.ExportError"),
-                Keys.errorCategory: .string("thrown-exception"),
-                Keys.errorMessage: .string("cannot export as PDF"),
+                "TelemetryDeck.Error.id": .string("ExportError"),
+                "TelemetryDeck.Error.category": .string("thrown-exception"),
+                "TelemetryDeck.Error.message": .string("cannot export as PDF"),
             ]
         )
     }
@@ -154,8 +150,8 @@ struct TelemetryAnalyticsClientTests {
         await harness.client.flush()
 
         let events = harness.spy.deliveredEvents
-        #expect(events.map(\.type) == [Keys.errorEvent, "SignedIn"])
-        #expect(events.first?.payload[Keys.errorMessage] == .string("download failed with status 503"))
+        #expect(events.map(\.type) == ["TelemetryDeck.Error.occurred", "SignedIn"])
+        #expect(events.first?.payload["TelemetryDeck.Error.message"] == .string("download failed with status 503"))
         #expect(events.last?.payload == ["plan": .string("free")])
         #expect(events.last?.clientUser == EventFinalizer(appID: "TEST-APP").clientUser(for: "u-1"))
     }

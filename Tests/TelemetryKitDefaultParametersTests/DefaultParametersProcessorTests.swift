@@ -20,7 +20,7 @@ private struct MetadataProcessor: EventProcessor {
 }
 
 struct DefaultParametersProcessorTests {
-    let defaults = DefaultParametersProcessor(defaultParameters: ["plan": "free", "source": "app", "level": 3])
+    let defaults = DefaultParametersProcessor(parameters: ["plan": "free", "source": "app", "level": 3])
 
     @Test func addsTheDefaultsToAnEventWithoutParameters() async throws {
         let pipeline = ProcessorPipeline(processors: [defaults], finalizer: testFinalizer)
@@ -82,7 +82,7 @@ struct DefaultParametersProcessorTests {
 
     @Test func emptyDefaultsLeaveTheEventAlone() async throws {
         let pipeline = ProcessorPipeline(
-            processors: [DefaultParametersProcessor(defaultParameters: [:])],
+            processors: [DefaultParametersProcessor(parameters: [:])],
             finalizer: testFinalizer
         )
 

@@ -70,7 +70,7 @@ struct ClientIntegrationTests {
     @Test func newSessionOnTheClient() async throws {
         let processor = SessionTrackingProcessor(timeZoneOffset: 0)
         let harness = await TestHarness.make(processors: [processor])
-        let firstSession = processor.currentSessionID
+        let firstSession = processor.activeSessionID
         harness.client.newSession()
         await processor.waitUntilIdle()
         harness.client.event("After.newSession")
@@ -81,8 +81,8 @@ struct ClientIntegrationTests {
                 Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "After.newSession",
             ]
         )
-        #expect(processor.currentSessionID != firstSession)
-        #expect(events.last?.sessionID == processor.currentSessionID.uuidString)
+        #expect(processor.activeSessionID != firstSession)
+        #expect(events.last?.sessionID == processor.activeSessionID.uuidString)
         #expect(events.last?.int(Keys.totalSessionsCount) == 2)
         await harness.client.shutdown()
     }

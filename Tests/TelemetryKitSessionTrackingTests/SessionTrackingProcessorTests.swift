@@ -21,7 +21,7 @@ struct SessionLifecycleTests {
         #expect(launch.emitter.sent.allSatisfy { $0.timestamp == install.clock.now })
 
         let first = try await launch.event()
-        #expect(first.sessionID == launch.processor.currentSessionID.uuidString)
+        #expect(first.sessionID == launch.processor.activeSessionID.uuidString)
         #expect(first.int(Keys.totalSessionsCount) == 1)
         #expect(first.int(Keys.distinctDaysUsed) == 1)
         #expect(first.int(Keys.distinctDaysUsedLastMonth) == 1)
@@ -59,7 +59,7 @@ struct SessionLifecycleTests {
     func backgroundTime(seconds: TimeInterval, startsNewSession: Bool) async throws {
         let install = SimulatedInstall()
         let launch = await install.launch()
-        let firstSession = launch.processor.currentSessionID
+        let firstSession = launch.processor.activeSessionID
         install.clock.advance(by: 45)
         _ = try await launch.event()
 
@@ -70,8 +70,8 @@ struct SessionLifecycleTests {
 
         let event = try await launch.event()
         if startsNewSession {
-            #expect(launch.processor.currentSessionID != firstSession)
-            #expect(event.sessionID == launch.processor.currentSessionID.uuidString)
+            #expect(launch.processor.activeSessionID != firstSession)
+            #expect(event.sessionID == launch.processor.activeSessionID.uuidString)
             #expect(
                 launch.emitter.sentNames == [
                     Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent,
@@ -83,7 +83,7 @@ struct SessionLifecycleTests {
             #expect(event.int(Keys.previousSessionSeconds) == 45)
             #expect(event.int(Keys.averageSessionSeconds) == 45)
         } else {
-            #expect(launch.processor.currentSessionID == firstSession)
+            #expect(launch.processor.activeSessionID == firstSession)
             #expect(event.sessionID == firstSession.uuidString)
             #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent, Keys.newInstallDetectedEvent])
             #expect(event.int(Keys.totalSessionsCount) == 1)
@@ -100,19 +100,19 @@ struct SessionLifecycleTests {
         let clientClock = ManualClock(start: Date(timeIntervalSince1970: 1_735_689_600))
         let emitter = RecordingEmitter(clock: clientClock)
         await processor.start(storage: storage, logger: RecordingLogger(), emitter: emitter)
-        let firstSession = processor.currentSessionID
+        let firstSession = processor.activeSessionID
 
         emitter.lifecycle.send(.didEnterBackground)
         clientClock.advance(by: 3600)
         emitter.lifecycle.send(.willEnterForeground)
         await processor.waitUntilIdle()
-        #expect(processor.currentSessionID == firstSession)
+        #expect(processor.activeSessionID == firstSession)
 
         ownLifecycle.send(.didEnterBackground)
         ownClock.advance(by: 360)
         ownLifecycle.send(.willEnterForeground)
         await processor.waitUntilIdle()
-        #expect(processor.currentSessionID != firstSession)
+        #expect(processor.activeSessionID != firstSession)
         #expect(emitter.sent.map(\.timestamp).last == ownClock.now)
         #expect(emitter.sentNames.filter { $0 == Keys.sessionStartedEvent }.count == 2)
     }
@@ -126,31 +126,31 @@ struct SessionLifecycleTests {
             logger: RecordingLogger(),
             emitter: RecordingEmitter(clock: clock)
         )
-        let firstSession = processor.currentSessionID
+        let firstSession = processor.activeSessionID
         lifecycle.send(.didEnterBackground)
         clock.advance(by: 31)
         lifecycle.send(.willEnterForeground)
         await processor.waitUntilIdle()
-        #expect(processor.currentSessionID != firstSession)
+        #expect(processor.activeSessionID != firstSession)
     }
 
     @Test func newSessionRequestedAlwaysStartsASession() async throws {
         let install = SimulatedInstall()
         let launch = await install.launch()
-        let firstSession = launch.processor.currentSessionID
+        let firstSession = launch.processor.activeSessionID
         install.clock.advance(by: 5)
 
         launch.lifecycle.send(.newSessionRequested)
         await launch.processor.waitUntilIdle()
 
-        #expect(launch.processor.currentSessionID != firstSession)
+        #expect(launch.processor.activeSessionID != firstSession)
         #expect(
             launch.emitter.sentNames == [
                 Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent,
             ]
         )
         let event = try await launch.event()
-        #expect(event.sessionID == launch.processor.currentSessionID.uuidString)
+        #expect(event.sessionID == launch.processor.activeSessionID.uuidString)
         #expect(event.int(Keys.totalSessionsCount) == 2)
         #expect(event.int(Keys.previousSessionSeconds) == 5)
         // The first session of the install ended before any event: no event is marked as the new install.
@@ -160,11 +160,11 @@ struct SessionLifecycleTests {
     @Test func foregroundWithoutBackgroundKeepsTheSession() async throws {
         let install = SimulatedInstall()
         let launch = await install.launch()
-        let firstSession = launch.processor.currentSessionID
+        let firstSession = launch.processor.activeSessionID
         install.clock.advance(by: 3600)
         launch.lifecycle.send(.willEnterForeground)
         await launch.processor.waitUntilIdle()
-        #expect(launch.processor.currentSessionID == firstSession)
+        #expect(launch.processor.activeSessionID == firstSession)
     }
 
     @Test func sessionStartedEventCanBeTurnedOff() async throws {
@@ -175,7 +175,7 @@ struct SessionLifecycleTests {
         await first.processor.stop()
 
         let second = await install.launch(sendSessionStartedEvent: false)
-        let firstSession = second.processor.currentSessionID
+        let firstSession = second.processor.activeSessionID
         second.lifecycle.send(.newSessionRequested)
         second.lifecycle.send(.didEnterBackground)
         install.clock.advance(by: 600)
@@ -183,7 +183,7 @@ struct SessionLifecycleTests {
         await second.processor.waitUntilIdle()
 
         #expect(second.emitter.sent.isEmpty)
-        #expect(second.processor.currentSessionID != firstSession)
+        #expect(second.processor.activeSessionID != firstSession)
         let event = try await second.event()
         #expect(event.int(Keys.totalSessionsCount) == 4)
     }
@@ -192,10 +192,10 @@ struct SessionLifecycleTests {
         let install = SimulatedInstall()
         let launch = await install.launch()
         await launch.processor.stop()
-        let session = launch.processor.currentSessionID
+        let session = launch.processor.activeSessionID
         launch.lifecycle.send(.newSessionRequested)
         await launch.processor.waitUntilIdle()
-        #expect(launch.processor.currentSessionID == session)
+        #expect(launch.processor.activeSessionID == session)
         #expect(launch.emitter.sentNames.count == 2)
     }
 
@@ -203,7 +203,7 @@ struct SessionLifecycleTests {
         let processor = SessionTrackingProcessor(clock: ManualClock())
         let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "TEST-APP"))
         let event = try await pipeline.process(EventInput("Early.event"))
-        #expect(event.sessionID == processor.currentSessionID.uuidString)
+        #expect(event.sessionID == processor.activeSessionID.uuidString)
         #expect(event.payload.isEmpty)
 
         // The session that start opens keeps that id.
@@ -213,15 +213,15 @@ struct SessionLifecycleTests {
             logger: RecordingLogger(),
             emitter: RecordingEmitter(clock: clock)
         )
-        #expect(processor.currentSessionID.uuidString == event.sessionID)
+        #expect(processor.activeSessionID.uuidString == event.sessionID)
     }
 
     @Test func secondStartIsIgnoredWithAWarning() async throws {
         let install = SimulatedInstall()
         let launch = await install.launch()
-        let session = launch.processor.currentSessionID
+        let session = launch.processor.activeSessionID
         await launch.processor.start(storage: install.storage, logger: install.logger, emitter: launch.emitter)
-        #expect(launch.processor.currentSessionID == session)
+        #expect(launch.processor.activeSessionID == session)
         #expect(launch.emitter.sentNames.count == 2)
         #expect(install.logger.warnings.count == 1)
     }

@@ -12,8 +12,8 @@ import Foundation
 
 typealias Keys = SessionTrackingProcessor.Keys
 
-/// An emitter that records what processors send, and hands out a lifecycle and a clock like a client.
-final class RecordingEmitter: TelemetryClientHandle {
+/// An emitter that records what processors send, with the lifecycle and clock a client attaches.
+final class RecordingEmitter: EventSending {
     let lifecycle: AppLifecycle
     let clock: any TelemetryClock
     private let inputs = Locked([EventInput]())
@@ -29,6 +29,14 @@ final class RecordingEmitter: TelemetryClientHandle {
 
     var sent: [EventInput] { inputs.current }
     var sentNames: [String] { sent.map(\.name) }
+}
+
+extension SessionTrackingProcessor {
+    /// Starts the processor as a client does: its lifecycle and clock are attached first.
+    func start(storage: any ProcessorStorage, logger: any Logging, emitter: RecordingEmitter) async {
+        attach(lifecycle: emitter.lifecycle, clock: emitter.clock)
+        await start(storage: storage, logger: logger, emitter: emitter as any EventSending)
+    }
 }
 
 /// One simulated launch: a processor started on shared storage and clock, run through a pipeline.

@@ -17,7 +17,6 @@ struct SwiftLogLoggerTests {
     @Test(arguments: [
         (LogLevel.debug, Logger.Level.debug),
         (.info, .info),
-        (.warning, .warning),
         (.error, .error),
     ])
     func levelsMapOneToOne(level: LogLevel, expected: Logger.Level) {
@@ -64,7 +63,7 @@ struct SwiftLogLoggerTests {
 
     /// The SDK's own warnings: a NaN floatValue is dropped by the finalizer with a warning
     /// about that event.
-    @Test func finalizerWarningsArriveAsWarningsWithTheEventName() {
+    @Test func finalizerWarningsArriveAsErrorsWithTheEventName() {
         let (logger, handler) = Self.makeLogger(level: .info)
         let finalizer = EventFinalizer(appID: "APP", logger: SwiftLogLogger(logger))
 
@@ -75,7 +74,8 @@ struct SwiftLogLoggerTests {
 
         #expect(event.floatValue == nil)
         #expect(handler.entries.count == 2)
-        #expect(handler.entries.allSatisfy { $0.level == .warning })
+        // v3's three levels: a warning is reported at `.error`.
+        #expect(handler.entries.allSatisfy { $0.level == .error })
         #expect(
             handler.entries.allSatisfy { $0.metadata == [SwiftLogLogger.eventNameMetadataKey: "Measurement.taken"] }
         )

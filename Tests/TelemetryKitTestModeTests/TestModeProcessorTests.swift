@@ -14,7 +14,7 @@ struct TestModeProcessorTests {
 
     @Test(arguments: [true, false])
     func theOverrideDecides(testMode: Bool) async throws {
-        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(testMode: testMode)], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: testFinalizer)
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
@@ -34,7 +34,7 @@ struct TestModeProcessorTests {
 
     @Test(arguments: [true, false])
     func replacesAValueAnEarlierStepSet(testMode: Bool) async throws {
-        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(testMode: testMode)], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: testFinalizer)
 
         let event = try await pipeline.process(EventInput("Screen.shown"), context: EventContext(isTestMode: !testMode))
 

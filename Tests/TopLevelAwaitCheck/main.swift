@@ -1,4 +1,6 @@
-// Top-level code: `await Telemetry.event(...)` must pick the awaiting overload here too.
+// Top-level code: Swift resolves `await Telemetry.event(...)` to the synchronous overload here
+// (as with TelemetryDeck v3, whose facade has the same pair); `Telemetry.send(_:)` is the call
+// that always waits, which this program checks.
 import TelemetryKitDefaults
 import TelemetryKitTesting
 
@@ -14,7 +16,7 @@ try await Telemetry.initialize(
 )
 var counts: [Int] = []
 for n in 1...50 {
-    await Telemetry.event("TopLevel.awaited", parameters: ["n": n], floatValue: 1, customUserID: "user")
+    await Telemetry.send(EventInput("TopLevel.awaited", parameters: ["n": n], floatValue: 1, customUserID: "user"))
     counts.append(await cache.count())
 }
 print("counts-match=\(counts == Array(1...50))")

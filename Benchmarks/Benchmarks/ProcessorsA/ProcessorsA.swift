@@ -37,14 +37,14 @@ let benchmarks: @Sendable () -> Void = {
     register("PreviewFilter", PreviewFilterProcessor(environment: [:]))
     register(
         "DefaultParameters (3 defaults)",
-        DefaultParametersProcessor(defaultParameters: ["plan": "pro", "source": "app", "level": 3])
+        DefaultParametersProcessor(parameters: ["plan": "pro", "source": "app", "level": 3])
     )
     register(
         "DefaultPrefix (name and 2 keys)",
         DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")
     )
     register("Validation", ValidationProcessor())
-    register("TestMode", TestModeProcessor(testMode: false))
+    register("TestMode", TestModeProcessor(override: false))
     register("UserIdentifier (persisted default)", UserIdentifierProcessor())
     register("AppInfo", AppInfoProcessor(appVersion: "2.1.0", buildNumber: "42"))
 }

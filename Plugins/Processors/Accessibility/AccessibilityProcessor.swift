@@ -19,7 +19,7 @@ public import TelemetryKit
 /// ```swift
 /// let processor = AccessibilityProcessor()   // system settings on Apple platforms, nothing on Linux
 /// ```
-public struct AccessibilityProcessor: EventProcessor {
+public struct AccessibilityProcessor: LifecycleObserving {
     /// How long one reading of the settings is used: 1 hour.
     public static let defaultCacheDuration: TimeInterval = 3_600
 
@@ -67,13 +67,15 @@ public struct AccessibilityProcessor: EventProcessor {
         return { await AccessibilitySnapshot.system() }
     }
 
+    /// Uses the client's clock for the cache's age, unless `init` was given one.
+    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+        state.withLock { state in
+            if !state.isClockFixed { state.clock = clock }
+        }
+    }
+
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
         guard source != nil else { return }
-        if let handle = emitter as? any TelemetryClientHandle {
-            state.withLock { state in
-                if !state.isClockFixed { state.clock = handle.clock }
-            }
-        }
         // Read once now so the first event does not wait for the main actor.
         _ = await currentParameters()
     }

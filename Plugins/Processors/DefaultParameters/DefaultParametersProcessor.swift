@@ -9,7 +9,7 @@ public import TelemetryKit
 /// metadata that SDK processors add under the same key, just as a per-event value would.
 ///
 /// ```swift
-/// let defaults = DefaultParametersProcessor(defaultParameters: ["plan": "pro", "build": 42])
+/// let defaults = DefaultParametersProcessor(parameters: ["plan": "pro", "build": 42])
 /// // event("Screen.shown", parameters: ["plan": "trial"]) → plan = trial, build = 42
 /// ```
 public struct DefaultParametersProcessor: EventProcessor {
@@ -20,7 +20,7 @@ public struct DefaultParametersProcessor: EventProcessor {
     ///
     /// - Parameter defaultParameters: Parameters for every event; a per-event parameter with
     ///   the same key replaces the default.
-    public init(defaultParameters: EventParameters) {
+    public init(parameters defaultParameters: EventParameters = [:]) {
         self.defaultParameters = defaultParameters
     }
 

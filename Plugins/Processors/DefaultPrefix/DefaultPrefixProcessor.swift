@@ -33,7 +33,7 @@ public struct DefaultPrefixProcessor: EventProcessor {
     /// - Parameters:
     ///   - eventPrefix: Put in front of every app event name; `nil` or empty leaves names alone.
     ///   - parameterPrefix: Put in front of every custom parameter key; `nil` or empty leaves keys alone.
-    public init(eventPrefix: String?, parameterPrefix: String?) {
+    public init(eventPrefix: String? = nil, parameterPrefix: String? = nil) {
         self.eventPrefix = eventPrefix.flatMap { $0.isEmpty ? nil : $0 }
         self.parameterPrefix = parameterPrefix.flatMap { $0.isEmpty ? nil : $0 }
     }

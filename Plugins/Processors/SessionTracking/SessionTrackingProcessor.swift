@@ -40,7 +40,7 @@ public import Foundation
 ///
 /// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
 /// treated as a new install.
-public final class SessionTrackingProcessor: EventProcessor {
+public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving {
     /// The default time in the background after which returning starts a new session.
     public static let defaultSessionTimeout: TimeInterval = 300
     /// How long session details are kept.
@@ -58,6 +58,12 @@ public final class SessionTrackingProcessor: EventProcessor {
     private let calendar: CalendarDays
     private let state: Locked<State>
     private let work = SerialWork()
+    private let attachment = Locked<Attachment?>(nil)
+
+    private struct Attachment {
+        let lifecycle: AppLifecycle
+        let clock: any TelemetryClock
+    }
 
     /// Creates a session tracker.
     ///
@@ -83,9 +89,30 @@ public final class SessionTrackingProcessor: EventProcessor {
         self.state = Locked(State(sessionID: UUID()))
     }
 
-    /// The current session's id.
-    public var currentSessionID: UUID {
+    /// The current session's id (the synchronous read of ``currentSessionID()``).
+    public var activeSessionID: UUID {
         state.withLock { $0.sessionID }
+    }
+
+    public func currentSessionID() async -> UUID {
+        activeSessionID
+    }
+
+    /// Ends the current session and starts a new one (sending `TelemetryDeck.Session.started`
+    /// unless turned off); before `start`, only the id changes.
+    @discardableResult
+    public func startNewSession() async -> UUID {
+        let started = state.withLock { state -> Bool in
+            if state.environment == nil { state.sessionID = UUID() }
+            return state.environment != nil
+        }
+        if started { handle(.newSessionRequested) }
+        return activeSessionID
+    }
+
+    /// Receives the client's lifecycle and clock (used unless `init` was given its own).
+    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+        attachment.set(Attachment(lifecycle: lifecycle, clock: clock))
     }
 
     public func process(
@@ -124,9 +151,9 @@ public final class SessionTrackingProcessor: EventProcessor {
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
-        let handle = emitter as? any TelemetryClientHandle
-        let clock = injectedClock ?? handle?.clock ?? SystemClock()
-        let lifecycle = injectedLifecycle ?? handle?.lifecycle
+        let attached = attachment.current
+        let clock = injectedClock ?? attached?.clock ?? SystemClock()
+        let lifecycle = injectedLifecycle ?? attached?.lifecycle
         let stored = await storage.data(forKey: Keys.historyStorageKey)
         let isFreshInstall = stored == nil
         let loaded = stored.flatMap { SessionTrackingProcessor.decodeHistory($0, logger: logger) }

@@ -7,9 +7,9 @@ public import TelemetryKit
 ///
 /// ```swift
 /// TestModeProcessor()                 // true in debug builds, false in release builds
-/// TestModeProcessor(testMode: false)  // never test data, e.g. for a staging build in debug
+/// TestModeProcessor(override: false)  // never test data, e.g. for a staging build in debug
 /// ```
-public struct TestModeProcessor: EventProcessor {
+public struct TestModeProcessor: TestModeProviding {
     /// The value every event gets as `EventContext.isTestMode`.
     public let isTestMode: Bool
 
@@ -24,11 +24,13 @@ public struct TestModeProcessor: EventProcessor {
 
     /// Creates the processor.
     ///
-    /// - Parameter testMode: `true` or `false` to force the flag; `nil` (the default) uses
+    /// - Parameter override: `true` or `false` to force the flag; `nil` (the default) uses
     ///   ``isDebugBuild``.
-    public init(testMode: Bool? = nil) {
-        isTestMode = testMode ?? Self.isDebugBuild
+    public init(override: Bool? = nil) {
+        isTestMode = override ?? Self.isDebugBuild
     }
+
+    public func isTestMode() async -> Bool { isTestMode }
 
     public func process(
         _ input: EventInput,

@@ -16,8 +16,10 @@ import UIKit
 /// 1. the event's own `customUserID`;
 /// 2. the identifier already in the context, which the client seeds from
 ///    `TelemetryClient.setUserIdentifier(_:)`;
-/// 3. the `defaultUser` given to `init`;
-/// 4. the platform default: on iOS, tvOS and visionOS the device's `identifierForVendor`;
+/// 3. the identifier set with ``setUserIdentifier(_:)`` (the ``UserIdentifierManaging``
+///    capability, which `Telemetry.setUserIdentifier` reaches);
+/// 4. the `defaultUser` given to `init`;
+/// 5. the platform default: on iOS, tvOS and visionOS the device's `identifierForVendor`;
 ///    elsewhere (Linux, macOS, watchOS, Windows), and when the vendor identifier is not
 ///    available, a random UUID created on first start and persisted in ``ProcessorStorage``
 ///    under ``Keys/installationIdentifier``, so that every install has its own.
@@ -25,10 +27,11 @@ import UIKit
 /// The platform default is resolved once, in `start` (only when no `defaultUser` is given);
 /// `process` costs a lock read at most. An event processed before `start` gets an
 /// in-memory UUID, which `start` then persists if the storage has none yet.
-public struct UserIdentifierProcessor: EventProcessor {
+public struct UserIdentifierProcessor: UserIdentifierManaging {
     /// The identifier used when neither the event nor the client names a user.
     public let defaultUser: String?
     private let platformDefault = Locked<String?>(nil)
+    private let assignedUser = Locked<String?>(nil)
 
     /// Creates the processor.
     ///
@@ -64,12 +67,24 @@ public struct UserIdentifierProcessor: EventProcessor {
             context.userIdentifier = custom
         } else if let seeded = context.userIdentifier, !seeded.isEmpty {
             // Set by the client (`setUserIdentifier`): keep it.
+        } else if let assigned = assignedUser.current {
+            context.userIdentifier = assigned
         } else if let defaultUser {
             context.userIdentifier = defaultUser
         } else {
             context.userIdentifier = installationIdentifier()
         }
         return try await next(input, context)
+    }
+
+    /// The identifier events get when neither they nor the client name one.
+    public func currentUserIdentifier() async -> String? {
+        assignedUser.current ?? defaultUser ?? platformDefault.current
+    }
+
+    /// Sets the identifier of later events; `nil` (or empty) returns to the default.
+    public func setUserIdentifier(_ value: String?) async {
+        assignedUser.set(value.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The platform default, creating a random one if `start` has not provided one.

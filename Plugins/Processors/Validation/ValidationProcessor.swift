@@ -47,7 +47,7 @@ public struct ValidationProcessor: EventProcessor {
         for key in input.parameters.keys {
             // The SDK's own duration parameter rides on app-named events (the app's prefix
             // applies to them), so it is the one reserved key an app event may carry.
-            if key == TelemetryPresets.Duration.durationInSeconds { continue }
+            if key == SDKInfo.durationInSecondsKey { continue }
             if SDKInfo.isReserved(key) {
                 report(.parameterKeyInReservedNamespace, key, eventName: input.name)
             } else if Self.reservedNameMatcher.matches(key) {

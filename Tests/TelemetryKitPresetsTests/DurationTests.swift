@@ -1,11 +1,12 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitInMemoryStorage
+import TelemetryKitPresets
 import TelemetryKitTesting
 import Testing
 
 struct DurationTests {
-    private let durationKey = TelemetryPresets.Duration.durationInSeconds
+    private let durationKey = DefaultParams.Event.durationInSeconds.rawValue
 
     /// Stops `name`, flushes, and returns the one delivered event of that name.
     private func stopAndDeliver(
@@ -169,7 +170,7 @@ struct DurationTests {
         first.client.startDurationEvent("Editing")
         clock.advance(by: 4)
         first.client.lifecycle.send(.didEnterBackground)
-        await first.client.waitUntilDurationsPersisted()
+        await first.client.durations.waitUntilPersisted()
         // Killed in the background: no shutdown.
         clock.advance(by: 600)
         let second = await TestHarness.make(storage: storage, clock: clock)
@@ -182,10 +183,10 @@ struct DurationTests {
         let storage = InMemoryProcessorStorage()
         let harness = await TestHarness.make(storage: storage)
         harness.client.startDurationEvent("Short")
-        await harness.client.waitUntilDurationsPersisted()
+        await harness.client.durations.waitUntilPersisted()
         #expect(await storage.data(forKey: TelemetryStorageKeys.runningDurations) != nil)
         harness.client.stopAndSendDurationEvent("Short")
-        await harness.client.waitUntilDurationsPersisted()
+        await harness.client.durations.waitUntilPersisted()
         #expect(await storage.data(forKey: TelemetryStorageKeys.runningDurations) == nil)
     }
 
@@ -204,5 +205,16 @@ struct DurationTests {
         await harness.client.start()
         let event = try await stopAndDeliver("Launch", harness)
         #expect(event.floatValue == 0.75)
+    }
+
+    @Test func durationsStoppedWhileDisabledAreNotSent() async {
+        let harness = await TestHarness.make()
+        harness.client.startDurationEvent("Task")
+        await harness.client.setAnalyticsDisabled(true)
+        harness.clock.advance(by: 1)
+        harness.client.stopAndSendDurationEvent("Task")
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.isEmpty)
+        #expect(harness.client.droppedWhileAnalyticsDisabled == 1)
     }
 }

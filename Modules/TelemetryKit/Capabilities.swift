@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+// Capabilities: what a processor can offer beyond processing events. The client (and the
+// `Telemetry` facade) find the processor that provides one with
+// ``TelemetryClient/processor(conformingTo:)``, so a replacement processor that adopts the
+// same protocol takes over the facade's calls, and no processor needs to know the client.
+
+/// A processor that owns sessions: `Telemetry.sessionID` and `Telemetry.newSession()` reach it.
+///
+/// ```swift
+/// if let sessions = client.processor(conformingTo: (any SessionManaging).self) {
+///     let id = await sessions.startNewSession()
+/// }
+/// ```
+public protocol SessionManaging: EventProcessor {
+    /// The id of the session events belong to now.
+    func currentSessionID() async -> UUID
+    /// Ends the current session and starts a new one; returns the new session's id.
+    @discardableResult
+    func startNewSession() async -> UUID
+}
+
+/// A processor that decides whether events are test data: `Telemetry.isTestMode()` asks it.
+public protocol TestModeProviding: EventProcessor {
+    func isTestMode() async -> Bool
+}
+
+/// A processor that owns the user identifier: `Telemetry.setUserIdentifier(_:)` reaches it.
+public protocol UserIdentifierManaging: EventProcessor {
+    /// The identifier later events get when they name none themselves.
+    func currentUserIdentifier() async -> String?
+    /// Sets the identifier of later events; `nil` returns to the default.
+    func setUserIdentifier(_ value: String?) async
+}
+
+/// What a stopped duration measured.
+public struct DurationResult: Sendable, Hashable {
+    /// The measured time, in seconds.
+    public let durationInSeconds: TimeInterval
+    /// The parameters given when the duration started.
+    public let startParameters: EventParameters
+
+    public init(durationInSeconds: TimeInterval, startParameters: EventParameters) {
+        self.durationInSeconds = durationInSeconds
+        self.startParameters = startParameters
+    }
+}
+
+/// Measures named durations (`Telemetry.startDurationEvent` / `stopAndSendDurationEvent`).
+///
+/// ## Implementation requirements
+/// - Starting a name that already runs starts it afresh.
+/// - `stopDuration` returns `nil` for a name that does not run.
+/// - Time in the background is excluded unless the duration was started with
+///   `includeBackgroundTime`.
+public protocol DurationTracking: Sendable {
+    func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) async
+    func stopDuration(_ eventName: String) async -> DurationResult?
+    func cancelDuration(_ eventName: String) async
+}
+
+/// A processor that follows the app's lifecycle (background, foreground, new session,
+/// terminate) and measures time with the client's clock.
+///
+/// The client calls ``attach(lifecycle:clock:)`` once, before `start`; the processor
+/// observes the lifecycle from then on. A processor used without a client gets neither and
+/// falls back to its own defaults.
+///
+/// ```swift
+/// func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
+/// }
+/// ```
+public protocol LifecycleObserving: EventProcessor {
+    func attach(lifecycle: AppLifecycle, clock: any TelemetryClock)
+}
