@@ -68,7 +68,7 @@ public func residentMemoryBytes() -> Int? {
 /// and returns the growth of resident memory per event, or nil where it cannot be read.
 public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
     guard let before = residentMemoryBytes() else { return nil }
-    let cache = InMemoryEventCache(limit: count)
+    let cache = InMemoryEventCache(cacheLimit: count)
     var batch: [Event] = []
     batch.reserveCapacity(100)
     for number in 0..<count {
@@ -99,7 +99,7 @@ public func startedPipeline(_ processors: [any EventProcessor], appID: String = 
 /// steady state, not start-up. The cache is emptied between samples, outside the measurement.
 public final class SteadyClient: Sendable {
     public let client: TelemetryClient
-    private let cache = InMemoryEventCache(limit: 1_000_000)
+    private let cache = InMemoryEventCache(cacheLimit: 1_000_000)
     private let started = Locked(false)
 
     public init(processors: [any EventProcessor] = [], transformations: [any EventTransformation] = []) {

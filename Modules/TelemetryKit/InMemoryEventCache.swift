@@ -31,9 +31,10 @@ public final class InMemoryEventCache: EventCaching {
     public let limit: Int
     private let state = Locked(State())
 
-    /// Creates a cache keeping at most `limit` events (default 10,000).
-    public init(limit: Int = 10_000) {
-        self.limit = max(1, limit)
+    /// Creates a cache keeping at most `cacheLimit` events (default 10,000; the oldest are
+    /// evicted and counted beyond it).
+    public init(cacheLimit: Int = 10_000) {
+        self.limit = max(1, cacheLimit)
     }
 
     public func append(_ events: [Event]) async throws {

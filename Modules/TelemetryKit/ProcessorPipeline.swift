@@ -12,11 +12,14 @@ public struct ProcessorPipeline: Sendable {
 
     public let processors: [any EventProcessor]
     public let finalizer: EventFinalizer
+    /// Where a processor's failure is reported (with the event's name) before it is rethrown.
+    public let logger: any Logging
     private let chain: Next
 
-    public init(processors: [any EventProcessor], finalizer: EventFinalizer) {
+    public init(processors: [any EventProcessor], finalizer: EventFinalizer, logger: any Logging = StandardErrorLogger()) {
         self.processors = processors
         self.finalizer = finalizer
+        self.logger = logger
         var next: Next = { input, context in finalizer.finalize(input, context: context) }
         for processor in processors.reversed() {
             let following = next
@@ -30,10 +33,17 @@ public struct ProcessorPipeline: Sendable {
     /// Runs `input` through every processor and the finalizer.
     ///
     /// - Throws: ``ProcessorError/eventFiltered`` when a processor dropped the event, or
-    ///   whatever a processor threw.
+    ///   whatever a processor threw (logged as an error first).
     public func process(_ input: EventInput, context: EventContext = EventContext()) async throws -> Event {
         // No processors: finalize directly, without the chain's async closure call.
         if processors.isEmpty { return finalizer.finalize(input, context: context) }
-        return try await chain(input, context)
+        do {
+            return try await chain(input, context)
+        } catch ProcessorError.eventFiltered {
+            throw ProcessorError.eventFiltered
+        } catch {
+            logger.log(.error, "a processor failed; the event was dropped: \(error)", eventName: input.name)
+            throw error
+        }
     }
 }

@@ -105,7 +105,8 @@ public final class TelemetryClient: Sendable {
         self.destinations = unique
         self.pipeline = ProcessorPipeline(
             processors: processors,
-            finalizer: EventFinalizer(appID: configuration.appID, salt: configuration.salt, logger: logger)
+            finalizer: EventFinalizer(appID: configuration.appID, salt: configuration.salt, logger: logger),
+            logger: logger
         )
         self.afterProcessors = transformations.ordered(for: nil)
         self.dispatchers = unique.map { destination in
@@ -442,8 +443,7 @@ public final class TelemetryClient: Sendable {
         } catch ProcessorError.eventFiltered {
             counters.filtered += 1
         } catch {
-            counters.failed += 1
-            logger.log(.error, "a processor failed; the event was dropped: \(error)", eventName: input.name)
+            counters.failed += 1  // the pipeline logged it
         }
         return nil
     }

@@ -206,6 +206,10 @@ extension Telemetry {
 
 // MARK: - v3's deprecated [String: String] forms (synchronous, fire-and-forget)
 
+// As in v3, a string-only dictionary literal picks these even after `await` (a literal
+// prefers `[String: String]` to `EventParameters`): the event is sent without waiting, and
+// the compiler warns that the call is deprecated. Pass `EventParameters` to wait.
+
 extension Telemetry {
     @available(*, deprecated, message: "Use the async form with EventParameters")
     public static func errorOccurred(

@@ -103,10 +103,8 @@ extension Telemetry {
 ///     logger.error("telemetry is off: \(error.debugDescription)")   // error: TelemetryError
 /// }
 /// ```
-public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertible, CustomStringConvertible, Sendable,
-    Hashable
-{
-    public enum Code: Int, Sendable, Hashable {
+public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertible, CustomStringConvertible, Sendable {
+    public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// A required setting is blank or malformed.
         case invalidConfiguration = 1
         /// The ingest endpoint cannot be used (scheme, host, insecure HTTP).

@@ -42,7 +42,7 @@ public struct TestHarness: Sendable {
         start: Bool = true
     ) async -> TestHarness {
         let spy = SpyEventTransmitter()
-        let cache = InMemoryEventCache(limit: 1_000_000)
+        let cache = InMemoryEventCache(cacheLimit: 1_000_000)
         let logger = RecordingLogger()
         let storage = storage ?? InMemoryProcessorStorage()
         let client = TelemetryClient(

@@ -12,7 +12,7 @@ struct FacadeTests {
         dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-facade-\(UUID())")
     )
 
-    private func initialize(
+    func initialize(
         processors: [any EventProcessor],
         spy: SpyEventTransmitter,
         cache: InMemoryEventCache = InMemoryEventCache(),

@@ -19,7 +19,7 @@ import Foundation
     func tenThousandQueuedEventsReachTheCollector(compression: HTTPEventTransmitter.Compression) async throws {
         try await withCollector { collector in
             let transmitter = try makeTransmitter(for: collector) { $0.compression = compression }
-            let cache = InMemoryEventCache(limit: 20_000)
+            let cache = InMemoryEventCache(cacheLimit: 20_000)
             let events = (0..<10_000).map { Fixtures.event(number: $0, payload: Fixtures.defaultProcessorsPayload) }
             cache.appendNow(events)
             let client = TelemetryClient(

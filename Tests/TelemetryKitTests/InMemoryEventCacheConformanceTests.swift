@@ -4,7 +4,7 @@ import Testing
 
 struct InMemoryEventCacheConformanceTests {
     let conformance = EventCacheConformance { limit in
-        EventCacheConformance.Subject(InMemoryEventCache(limit: limit))
+        EventCacheConformance.Subject(InMemoryEventCache(cacheLimit: limit))
     }
 
     @Test(arguments: EventCacheConformance.Check.allCases.filter { !$0.requiresReopen })

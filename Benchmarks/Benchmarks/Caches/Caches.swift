@@ -150,7 +150,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 2000
     )
 
-    cacheBenchmarks("InMemoryEventCache") { InMemoryEventCache(limit: 1_000_000) }
+    cacheBenchmarks("InMemoryEventCache") { InMemoryEventCache(cacheLimit: 1_000_000) }
     cacheBenchmarks("SQLiteEventCache") {
         try SQLiteEventCache(fileURL: temporaryCacheURL("events.sqlite"), limit: 1_000_000)
     }
