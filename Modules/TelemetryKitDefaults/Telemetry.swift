@@ -115,6 +115,7 @@ public enum Telemetry {
         }
         // Opt-out: a choice made before initialize applies before the buffered events are processed.
         await applyAnalyticsChoiceBeforeStart(to: client)
+        await prepareStart(of: client)  // TelemetryDeck import and lifecycle source (Telemetry+Startup.swift)
         await client.start()
         if !awaiting.isEmpty {
             await client.waitUntilProcessed()
