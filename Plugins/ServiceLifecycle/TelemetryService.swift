@@ -15,7 +15,7 @@ public import TelemetryKit
 /// ```swift
 /// let telemetry = TelemetryService(client: client)
 /// let group = ServiceGroup(
-///     services: [httpServer, telemetry],
+///     services: [telemetry, httpServer],   // telemetry first: it stops last
 ///     gracefulShutdownSignals: [.sigterm, .sigint],
 ///     logger: logger
 /// )
@@ -23,8 +23,10 @@ public import TelemetryKit
 /// ```
 ///
 /// `run()` returns after the client has shut down; events sent to the client afterwards are
-/// dropped. Put the service *after* the services that send events in the group's list: the
-/// group shuts services down in reverse order, so their last events are still delivered.
+/// dropped. A `ServiceGroup` shuts its services down in reverse order, so list this service
+/// *before* the services that send events: they stop first, and the events they send while
+/// stopping are still delivered. (Hummingbird's `Application.addServices(_:)` puts added
+/// services before its server, which is the right order.)
 public struct TelemetryService: Service {
     /// The client this service starts and shuts down.
     public let client: TelemetryClient

@@ -40,6 +40,16 @@ final class LifecycleProbe: EventProcessor {
     }
 }
 
+/// A server stand-in that sends one last event while it shuts down.
+struct StoppingServer: Service {
+    let client: TelemetryClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        client.event("Server.stopping")
+    }
+}
+
 @Suite("TelemetryService in a ServiceGroup")
 struct TelemetryServiceTests {
     private static func client(
@@ -87,6 +97,27 @@ struct TelemetryServiceTests {
         client.event("After.shutdown")
         await client.flush()
         #expect(spy.deliveredEvents.count == 2)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func listedFirstItStopsLastAndDeliversTheOtherServicesLastEvents() async throws {
+        let probe = LifecycleProbe()
+        let spy = SpyEventTransmitter()
+        let client = Self.client(probe: probe, transmitter: spy, cache: InMemoryEventCache())
+        let group = ServiceGroup(
+            services: [TelemetryService(client: client), StoppingServer(client: client)],
+            logger: Logger(label: "test")
+        )
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            await probe.waitUntilStarted()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+
+        #expect(spy.deliveredEvents.map(\.type) == ["Server.stopping"])
+        #expect(probe.stops.current == 1)
     }
 
     @Test(.timeLimit(.minutes(1)))
