@@ -8,8 +8,8 @@ public import Foundation
 /// that an app moving to TelemetryKit keeps its users' identity, their session history and
 /// the events they had not sent yet.
 ///
-/// `Telemetry.initialize` runs ``standard`` before the client starts; a client built by hand
-/// runs it the same way:
+/// `Telemetry.initialize` runs `Telemetry.telemetryDeckImporter` (``standard`` unless set
+/// otherwise) before the client starts; a client built by hand runs it the same way:
 ///
 /// ```swift
 /// let client = TelemetryClient(configuration: config, processors: processors, destinations: [ingest], storage: storage)
