@@ -433,6 +433,47 @@ targets += [
 
 // (end of composable analytics and bridges)
 
+// MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
+
+// A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
+// swift-service-lifecycle (and its swift-log) is fetched only with the trait.
+dependencies += [
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0")
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitServiceLifecycle",
+        dependencies: [
+            "TelemetryKit",
+            .product(
+                name: "ServiceLifecycle",
+                package: "swift-service-lifecycle",
+                condition: .when(traits: ["ServiceLifecycle"])
+            ),
+        ],
+        path: "Plugins/ServiceLifecycle"
+    ),
+    .testTarget(
+        name: "TelemetryKitServiceLifecycleTests",
+        dependencies: [
+            "TelemetryKitServiceLifecycle",
+            "TelemetryKit",
+            "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
+            .product(
+                name: "ServiceLifecycle",
+                package: "swift-service-lifecycle",
+                condition: .when(traits: ["ServiceLifecycle"])
+            ),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+        ],
+        path: "Tests/TelemetryKitServiceLifecycleTests"
+    ),
+]
+
+// (end of server lifecycle)
+
 // MARK: - Tools (trait Tools: collector, CLI)
 
 dependencies += [
@@ -549,6 +590,10 @@ let package = Package(
         ),
         .trait(name: "SwiftLog", description: "TelemetryKitSwiftLog: route SDK diagnostics into swift-log."),
         .trait(name: "Dependencies", description: "AnalyticsClient as a swift-dependencies DependencyKey."),
+        .trait(
+            name: "ServiceLifecycle",
+            description: "TelemetryKitServiceLifecycle: run a TelemetryClient as a swift-service-lifecycle Service."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: dependencies,

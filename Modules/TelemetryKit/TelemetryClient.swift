@@ -168,6 +168,7 @@ public final class TelemetryClient: Sendable {
         for dispatcher in dispatchers {
             await dispatcher.startTimer()
         }
+        reactToLifecycle()  // persist and flush on background/terminate (TelemetryClient+Lifecycle.swift)
     }
 
     /// Stops the processors and delivers what is queued, waiting at most
@@ -282,6 +283,8 @@ public final class TelemetryClient: Sendable {
         let remaining = await queuedCount()
         return remaining == 0 ? .complete : .incomplete(remaining: remaining)
     }
+
+    var isRunning: Bool { runtime.withLock { $0.phase == .running } }  // for TelemetryClient+Lifecycle.swift
 
     /// Waits until every event sent so far went through the pipeline and into the caches.
     public func waitUntilProcessed() async {

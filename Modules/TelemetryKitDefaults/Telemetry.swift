@@ -133,6 +133,7 @@ public enum Telemetry {
         // Opt-out: a choice made before initialize applies before anything is processed.
         await applyAnalyticsChoiceBeforeStart(to: client)
         adoptDurationsStartedBeforeInitialize(into: client)
+        await prepareStart(of: client)  // TelemetryDeck import and lifecycle source (Telemetry+Startup.swift)
         // Start first: the processors' own first events (new install, session start) queue
         // up ahead of what the app sent before initialize.
         await client.start()

@@ -1,0 +1,46 @@
+extension Telemetry {
+    private static let lifecycleSource = Locked<(any LifecycleEventSource)?>(defaultLifecycleEventSource)
+    private static let lifecycleSubscription = Locked<LifecycleSubscription?>(nil)
+    private static let importer = Locked(TelemetryDeckImporter.standard)
+
+    /// Where the next `initialize` gets app lifecycle signals from: by default the system's
+    /// notifications on Apple platforms (``SystemLifecycleEventSource``) and none elsewhere.
+    ///
+    /// Set it before `initialize` to use another source (an app extension's, SwiftUI's
+    /// `scenePhase`), or to nil to drive `Telemetry.client?.lifecycle` by hand. Without
+    /// signals, sessions do not rotate and queued events are sent only by the timer.
+    public static var lifecycleEventSource: (any LifecycleEventSource)? {
+        get { lifecycleSource.current }
+        set { lifecycleSource.set(newValue) }
+    }
+
+    /// What the next `initialize` imports from TelemetryDeck's SDK before the client starts:
+    /// ``TelemetryDeckImporter/standard`` by default (a no-op where TelemetryDeck kept
+    /// nothing), ``TelemetryDeckImporter/disabled`` to import nothing.
+    public static var telemetryDeckImporter: TelemetryDeckImporter {
+        get { importer.current }
+        set { importer.set(newValue) }
+    }
+
+    static var defaultLifecycleEventSource: (any LifecycleEventSource)? {
+        #if canImport(UIKit) || canImport(AppKit) || canImport(WatchKit)
+        return SystemLifecycleEventSource()
+        #else
+        return nil
+        #endif
+    }
+
+    /// The facade's work between building the client and starting it (called by
+    /// `initialize`): import TelemetryDeck's data while no processor has read the storage
+    /// yet, then connect the lifecycle source to the new client (replacing the previous
+    /// client's connection).
+    static func prepareStart(of client: TelemetryClient) async {
+        await telemetryDeckImporter.run(into: client, destinationID: defaultDestinationID)
+        let subscription = lifecycleEventSource.map { client.lifecycle.follow($0) }
+        let previous = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
+            defer { current = subscription }
+            return current
+        }
+        previous?.cancel()
+    }
+}

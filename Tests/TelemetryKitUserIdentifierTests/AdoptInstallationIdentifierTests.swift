@@ -1,0 +1,46 @@
+import TelemetryKit
+import TelemetryKitInMemoryStorage
+import TelemetryKitTesting
+import TelemetryKitUserIdentifier
+import Testing
+
+struct AdoptInstallationIdentifierTests {
+    private let key = UserIdentifierProcessor.Keys.installationIdentifier
+
+    @Test func anAdoptedIdentifierIsThePlatformDefaultAfterStart() async throws {
+        let storage = InMemoryProcessorStorage()
+        let outcome = await UserIdentifierProcessor.adoptInstallationIdentifier("legacy-user", into: storage)
+        #expect(outcome == .adopted)
+        #expect(await storage.string(forKey: key) == "legacy-user")
+
+        let processor = UserIdentifierProcessor()
+        await processor.start(storage: storage, logger: RecordingLogger(), emitter: UnusedEmitter())
+        let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        let event = try await pipeline.process(EventInput("Screen.shown"))
+        #if canImport(UIKit) && !os(watchOS)
+        _ = event  // the vendor identifier wins there
+        #else
+        #expect(event.clientUser == testFinalizer.clientUser(for: "legacy-user"))
+        #endif
+    }
+
+    @Test func anIdentifierOfItsOwnStays() async {
+        let storage = InMemoryProcessorStorage()
+        await storage.set("own-id", forKey: key)
+
+        let outcome = await UserIdentifierProcessor.adoptInstallationIdentifier("legacy-user", into: storage)
+
+        #expect(outcome == .keptExisting)
+        #expect(await storage.string(forKey: key) == "own-id")
+    }
+
+    @Test(arguments: ["", "   "])
+    func blankIdentifiersAreIgnored(identifier: String) async {
+        let storage = InMemoryProcessorStorage()
+
+        let outcome = await UserIdentifierProcessor.adoptInstallationIdentifier(identifier, into: storage)
+
+        #expect(outcome == .ignoredBlank)
+        #expect(storage.keys.isEmpty)
+    }
+}
