@@ -16,7 +16,11 @@ public struct ProcessorPipeline: Sendable {
     public let logger: any Logging
     private let chain: Next
 
-    public init(processors: [any EventProcessor], finalizer: EventFinalizer, logger: any Logging = StandardErrorLogger()) {
+    public init(
+        processors: [any EventProcessor],
+        finalizer: EventFinalizer,
+        logger: any Logging = StandardErrorLogger()
+    ) {
         self.processors = processors
         self.finalizer = finalizer
         self.logger = logger

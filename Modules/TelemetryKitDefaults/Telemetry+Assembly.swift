@@ -59,7 +59,10 @@ extension Telemetry {
     }
 
     /// The persistent processor storage in the data directory.
-    static func defaultStorage(for configuration: Config, logger: any Logging) throws(TelemetryError) -> any ProcessorStorage {
+    static func defaultStorage(
+        for configuration: Config,
+        logger: any Logging
+    ) throws(TelemetryError) -> any ProcessorStorage {
         do {
             return try PlistProcessorStorage(
                 appID: configuration.appID,

@@ -88,7 +88,11 @@ extension Telemetry {
 
     /// Sends `TelemetryDeck.Navigation.pathChanged` from `source` to `destination`, and
     /// remembers `destination` for ``navigationPathChanged(to:customUserID:)``.
-    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil)
+    public static func navigationPathChanged(
+        from source: String,
+        to destination: String,
+        customUserID: String? = nil
+    )
         async
     {
         navigation.record(destination)
@@ -105,7 +109,11 @@ extension Telemetry {
     // MARK: Pirate metrics
 
     /// Sends `TelemetryDeck.Acquisition.userAcquired` with the channel the user came from.
-    public static func acquiredUser(channel: String, parameters: EventParameters = [:], customUserID: String? = nil)
+    public static func acquiredUser(
+        channel: String,
+        parameters: EventParameters = [:],
+        customUserID: String? = nil
+    )
         async
     {
         await send(.acquiredUser(channel: channel, parameters: parameters, customUserID: customUserID))
@@ -118,7 +126,11 @@ extension Telemetry {
     }
 
     /// Sends `TelemetryDeck.Acquisition.leadConverted`.
-    public static func leadConverted(leadID: String, parameters: EventParameters = [:], customUserID: String? = nil)
+    public static func leadConverted(
+        leadID: String,
+        parameters: EventParameters = [:],
+        customUserID: String? = nil
+    )
         async
     {
         await send(.leadConverted(leadID: leadID, parameters: parameters, customUserID: customUserID))
@@ -146,7 +158,12 @@ extension Telemetry {
         customUserID: String? = nil
     ) async {
         await send(
-            .referralSent(receiversCount: receiversCount, kind: kind, parameters: parameters, customUserID: customUserID)
+            .referralSent(
+                receiversCount: receiversCount,
+                kind: kind,
+                parameters: parameters,
+                customUserID: customUserID
+            )
         )
     }
 
@@ -173,7 +190,11 @@ extension Telemetry {
     }
 
     /// Sends `TelemetryDeck.Revenue.paywallShown` with the reason the paywall appeared.
-    public static func paywallShown(reason: String, parameters: EventParameters = [:], customUserID: String? = nil)
+    public static func paywallShown(
+        reason: String,
+        parameters: EventParameters = [:],
+        customUserID: String? = nil
+    )
         async
     {
         await send(.paywallShown(reason: reason, parameters: parameters, customUserID: customUserID))
@@ -298,7 +319,11 @@ extension Telemetry {
         customUserID: String? = nil
     ) {
         signal(
-            .coreFeatureUsed(featureName: featureName, parameters: EventParameters(parameters), customUserID: customUserID)
+            .coreFeatureUsed(
+                featureName: featureName,
+                parameters: EventParameters(parameters),
+                customUserID: customUserID
+            )
         )
     }
 
@@ -346,8 +371,7 @@ extension Telemetry {
     }
 
     @available(*, deprecated, message: "Use the async form")
-    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil)
-    {
+    public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil) {
         navigation.record(destination)
         signal(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }

@@ -1,7 +1,6 @@
-public import TelemetryKit
-
 // Full Foundation: `Error.localizedDescription` (the message of an error preset) lives there.
 public import Foundation
+public import TelemetryKit
 
 /// TelemetryDeck's presets as event inputs: the one place their names, keys and rules live.
 ///

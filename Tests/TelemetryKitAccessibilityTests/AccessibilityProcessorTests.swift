@@ -80,7 +80,76 @@ struct AccessibilityProcessorTests {
                 "TelemetryDeck.UserPreference.layoutDirection",
                 "TelemetryDeck.Device.screenResolutionWidth",
                 "TelemetryDeck.Device.screenResolutionHeight",
+                "TelemetryDeck.Accessibility.isInvertColorsEnabled",
+                "TelemetryDeck.Accessibility.isDarkerSystemColorsEnabled",
+                "TelemetryDeck.Accessibility.isReduceTransparencyEnabled",
+                "TelemetryDeck.Accessibility.shouldDifferentiateWithoutColor",
+                "TelemetryDeck.Device.orientation",
+                "TelemetryDeck.Device.screenScaleFactor",
             ]
+        )
+    }
+
+    /// The four extra accessibility flags and the two display facts of TelemetryDeck v3,
+    /// where the platform reports them (an injected snapshot stands in for the system).
+    @Test func appleOnlyFlagsAndDisplayFactsWhenTheSnapshotHasThem() async throws {
+        var snapshot = darkLarge
+        snapshot.isInvertColorsEnabled = true
+        snapshot.isDarkerSystemColorsEnabled = false
+        snapshot.isReduceTransparencyEnabled = true
+        snapshot.shouldDifferentiateWithoutColor = false
+        snapshot.orientation = AccessibilitySnapshot.orientationName(
+            isPortrait: false,
+            isUpsideDown: false,
+            isLandscapeLeft: true,
+            isLandscapeRight: false
+        )
+        snapshot.screenScaleFactor = 3
+        let processor = AccessibilityProcessor(clock: ManualClock(), snapshot: CountingSource(snapshot).source)
+        let values = try await payload(processor)
+        #expect(values["TelemetryDeck.Accessibility.isInvertColorsEnabled"] == .bool(true))
+        #expect(values["TelemetryDeck.Accessibility.isDarkerSystemColorsEnabled"] == .bool(false))
+        #expect(values["TelemetryDeck.Accessibility.isReduceTransparencyEnabled"] == .bool(true))
+        #expect(values["TelemetryDeck.Accessibility.shouldDifferentiateWithoutColor"] == .bool(false))
+        #expect(values["TelemetryDeck.Device.orientation"] == .string("landscapeLeft"))
+        #expect(values["TelemetryDeck.Device.screenScaleFactor"] == .double(3))
+        #expect(values.count == 14)
+    }
+
+    @Test func orientationNames() {
+        typealias Snapshot = AccessibilitySnapshot
+        #expect(
+            Snapshot.orientationName(
+                isPortrait: true,
+                isUpsideDown: false,
+                isLandscapeLeft: false,
+                isLandscapeRight: false
+            ) == "portrait"
+        )
+        #expect(
+            Snapshot.orientationName(
+                isPortrait: false,
+                isUpsideDown: true,
+                isLandscapeLeft: false,
+                isLandscapeRight: false
+            ) == "portraitUpsideDown"
+        )
+        #expect(
+            Snapshot.orientationName(
+                isPortrait: false,
+                isUpsideDown: false,
+                isLandscapeLeft: false,
+                isLandscapeRight: true
+            ) == "landscapeRight"
+        )
+        // Face up, face down, unknown: nothing is sent.
+        #expect(
+            Snapshot.orientationName(
+                isPortrait: false,
+                isUpsideDown: false,
+                isLandscapeLeft: false,
+                isLandscapeRight: false
+            ) == nil
         )
     }
 

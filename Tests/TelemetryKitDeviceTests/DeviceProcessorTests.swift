@@ -218,3 +218,24 @@ struct RunningLinuxDeviceTests {
     }
 }
 #endif
+
+/// `TelemetryDeck.RunContext.extensionIdentifier`: sent only from app extensions.
+struct ExtensionIdentifierTests {
+    @Test func readFromTheBundlesExtensionEntry() {
+        let widget: [String: Any] = ["NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"]]
+        #expect(DeviceInfo.extensionPointIdentifier(infoDictionary: widget) == "com.apple.widgetkit-extension")
+        #expect(DeviceInfo.extensionPointIdentifier(infoDictionary: ["CFBundleName": "App"]) == nil)
+        #expect(
+            DeviceInfo.extensionPointIdentifier(infoDictionary: ["NSExtension": ["NSExtensionPointIdentifier": ""]])
+                == nil
+        )
+        #expect(DeviceInfo.extensionPointIdentifier(infoDictionary: nil) == nil)
+    }
+
+    @Test func sentOnlyWhenPresent() {
+        var info = DeviceInfo.linux()
+        #expect(info.parameters["TelemetryDeck.RunContext.extensionIdentifier"] == nil)
+        info.extensionIdentifier = "com.apple.share-services"
+        #expect(info.parameters["TelemetryDeck.RunContext.extensionIdentifier"] == .string("com.apple.share-services"))
+    }
+}

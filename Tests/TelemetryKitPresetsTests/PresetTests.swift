@@ -57,7 +57,9 @@ struct PresetTests {
     func errorOccurredWithEachCategory(category: ErrorCategory, rawValue: String) async throws {
         #expect(category.rawValue == rawValue)
         let events = await deliver {
-            $0.event(.errorOccurred(id: "ImportFailed", category: category, message: "empty file", parameters: ["size": 0]))
+            $0.event(
+                .errorOccurred(id: "ImportFailed", category: category, message: "empty file", parameters: ["size": 0])
+            )
         }
         let event = try #require(events.first)
         #expect(event.type == "TelemetryDeck.Error.occurred")

@@ -13,7 +13,9 @@ struct OptOutTests {
         #expect(harness.client.isAnalyticsDisabled)
         harness.client.event("Dropped.fireAndForget")
         await harness.client.send(EventInput("Dropped.awaited"))
-        harness.client.event(EventInput("TelemetryDeck.Activation.onboardingCompleted", skipsReservedPrefixValidation: true))
+        harness.client.event(
+            EventInput("TelemetryDeck.Activation.onboardingCompleted", skipsReservedPrefixValidation: true)
+        )
         await harness.client.flush()
         #expect(harness.spy.deliveredEvents.map(\.type) == ["Before"])
         #expect(await harness.cache.count() == 0)

@@ -10,7 +10,11 @@ extension AccessibilitySnapshot {
             isReduceMotionEnabled: UIAccessibility.isReduceMotionEnabled,
             preferredContentSizeCategory: contentSizeCategoryName(
                 rawValue: traits.preferredContentSizeCategory.rawValue
-            )
+            ),
+            isInvertColorsEnabled: UIAccessibility.isInvertColorsEnabled,
+            isDarkerSystemColorsEnabled: UIAccessibility.isDarkerSystemColorsEnabled,
+            isReduceTransparencyEnabled: UIAccessibility.isReduceTransparencyEnabled,
+            shouldDifferentiateWithoutColor: UIAccessibility.shouldDifferentiateWithoutColor
         )
         switch traits.userInterfaceStyle {
         case .dark: snapshot.colorScheme = "Dark"
@@ -26,6 +30,16 @@ extension AccessibilitySnapshot {
         let bounds = UIScreen.main.bounds
         snapshot.screenResolutionWidth = Double(bounds.width)
         snapshot.screenResolutionHeight = Double(bounds.height)
+        snapshot.screenScaleFactor = Double(UIScreen.main.scale)
+        #endif
+        #if os(iOS)
+        let device = UIDevice.current.orientation
+        snapshot.orientation = orientationName(
+            isPortrait: device == .portrait,
+            isUpsideDown: device == .portraitUpsideDown,
+            isLandscapeLeft: device == .landscapeLeft,
+            isLandscapeRight: device == .landscapeRight
+        )
         #endif
         return snapshot
     }
@@ -38,14 +52,20 @@ extension AccessibilitySnapshot {
     static func appKit() -> AccessibilitySnapshot {
         let application = NSApplication.shared
         let isDark = application.effectiveAppearance.bestMatch(from: [.darkAqua, .aqua]) == .darkAqua
+        let workspace = NSWorkspace.shared
         var snapshot = AccessibilitySnapshot(
-            isReduceMotionEnabled: NSWorkspace.shared.accessibilityDisplayShouldReduceMotion,
+            isReduceMotionEnabled: workspace.accessibilityDisplayShouldReduceMotion,
             colorScheme: isDark ? "Dark" : "Light",
-            layoutDirection: application.userInterfaceLayoutDirection == .rightToLeft ? "rightToLeft" : "leftToRight"
+            layoutDirection: application.userInterfaceLayoutDirection == .rightToLeft ? "rightToLeft" : "leftToRight",
+            isInvertColorsEnabled: workspace.accessibilityDisplayShouldInvertColors,
+            isDarkerSystemColorsEnabled: workspace.accessibilityDisplayShouldIncreaseContrast,
+            isReduceTransparencyEnabled: workspace.accessibilityDisplayShouldReduceTransparency,
+            shouldDifferentiateWithoutColor: workspace.accessibilityDisplayShouldDifferentiateWithoutColor
         )
-        if let frame = NSScreen.main?.frame {
-            snapshot.screenResolutionWidth = Double(frame.width)
-            snapshot.screenResolutionHeight = Double(frame.height)
+        if let screen = NSScreen.main {
+            snapshot.screenResolutionWidth = Double(screen.frame.width)
+            snapshot.screenResolutionHeight = Double(screen.frame.height)
+            snapshot.screenScaleFactor = Double(screen.backingScaleFactor)
         }
         return snapshot
     }

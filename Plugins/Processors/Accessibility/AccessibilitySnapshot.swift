@@ -17,6 +17,19 @@ public struct AccessibilitySnapshot: Sendable, Hashable {
     public var screenResolutionWidth: Double?
     /// In points.
     public var screenResolutionHeight: Double?
+    /// Whether Smart or Classic Invert is on (iOS, tvOS).
+    public var isInvertColorsEnabled: Bool?
+    /// Whether Increase Contrast (darker system colors) is on.
+    public var isDarkerSystemColorsEnabled: Bool?
+    /// Whether Reduce Transparency is on.
+    public var isReduceTransparencyEnabled: Bool?
+    /// Whether Differentiate Without Color is on.
+    public var shouldDifferentiateWithoutColor: Bool?
+    /// `portrait`, `portraitUpsideDown`, `landscapeLeft`, `landscapeRight` (iOS), see
+    /// ``orientationName(isPortrait:isUpsideDown:isLandscapeLeft:)``.
+    public var orientation: String?
+    /// Pixels per point of the main screen.
+    public var screenScaleFactor: Double?
 
     /// Creates a snapshot; fields left nil are not sent.
     public init(
@@ -26,7 +39,13 @@ public struct AccessibilitySnapshot: Sendable, Hashable {
         colorScheme: String? = nil,
         layoutDirection: String? = nil,
         screenResolutionWidth: Double? = nil,
-        screenResolutionHeight: Double? = nil
+        screenResolutionHeight: Double? = nil,
+        isInvertColorsEnabled: Bool? = nil,
+        isDarkerSystemColorsEnabled: Bool? = nil,
+        isReduceTransparencyEnabled: Bool? = nil,
+        shouldDifferentiateWithoutColor: Bool? = nil,
+        orientation: String? = nil,
+        screenScaleFactor: Double? = nil
     ) {
         self.isBoldTextEnabled = isBoldTextEnabled
         self.isReduceMotionEnabled = isReduceMotionEnabled
@@ -35,6 +54,12 @@ public struct AccessibilitySnapshot: Sendable, Hashable {
         self.layoutDirection = layoutDirection
         self.screenResolutionWidth = screenResolutionWidth
         self.screenResolutionHeight = screenResolutionHeight
+        self.isInvertColorsEnabled = isInvertColorsEnabled
+        self.isDarkerSystemColorsEnabled = isDarkerSystemColorsEnabled
+        self.isReduceTransparencyEnabled = isReduceTransparencyEnabled
+        self.shouldDifferentiateWithoutColor = shouldDifferentiateWithoutColor
+        self.orientation = orientation
+        self.screenScaleFactor = screenScaleFactor
     }
 
     /// The snapshot as payload values under ``AccessibilityProcessor/Keys``.
@@ -48,7 +73,28 @@ public struct AccessibilitySnapshot: Sendable, Hashable {
         parameters[Keys.layoutDirection] = layoutDirection.map(PayloadValue.string)
         parameters[Keys.screenResolutionWidth] = screenResolutionWidth.map(PayloadValue.double)
         parameters[Keys.screenResolutionHeight] = screenResolutionHeight.map(PayloadValue.double)
+        parameters[Keys.isInvertColorsEnabled] = isInvertColorsEnabled.map(PayloadValue.bool)
+        parameters[Keys.isDarkerSystemColorsEnabled] = isDarkerSystemColorsEnabled.map(PayloadValue.bool)
+        parameters[Keys.isReduceTransparencyEnabled] = isReduceTransparencyEnabled.map(PayloadValue.bool)
+        parameters[Keys.shouldDifferentiateWithoutColor] = shouldDifferentiateWithoutColor.map(PayloadValue.bool)
+        parameters[Keys.orientation] = orientation.map(PayloadValue.string)
+        parameters[Keys.screenScaleFactor] = screenScaleFactor.map(PayloadValue.double)
         return parameters
+    }
+
+    /// The name of a device orientation; nil when it is unknown or flat (face up or down),
+    /// which says nothing about how the app is held.
+    public static func orientationName(
+        isPortrait: Bool,
+        isUpsideDown: Bool,
+        isLandscapeLeft: Bool,
+        isLandscapeRight: Bool
+    ) -> String? {
+        if isUpsideDown { return "portraitUpsideDown" }
+        if isPortrait { return "portrait" }
+        if isLandscapeLeft { return "landscapeLeft" }
+        if isLandscapeRight { return "landscapeRight" }
+        return nil
     }
 
     /// The short name of a UIKit content size category from its raw value:

@@ -51,7 +51,8 @@ extension DeviceInfo {
             isDebug: isDebug,
             isTestFlight: isTestFlight,
             isAppStore: isAppStore,
-            targetEnvironment: environment
+            targetEnvironment: environment,
+            extensionIdentifier: extensionPointIdentifier(infoDictionary: Bundle.main.infoDictionary)
         )
     }
 

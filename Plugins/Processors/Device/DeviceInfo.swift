@@ -30,6 +30,9 @@ public struct DeviceInfo: Sendable, Hashable {
     public var isAppStore: Bool
     /// `native`, `simulator` or `macCatalyst`.
     public var targetEnvironment: String
+    /// The extension point of an app extension (e.g. `com.apple.widgetkit-extension`); nil
+    /// in an app, and everywhere without bundles (Linux).
+    public var extensionIdentifier: String?
 
     /// Creates device facts from explicit values.
     public init(
@@ -44,7 +47,8 @@ public struct DeviceInfo: Sendable, Hashable {
         isDebug: Bool,
         isTestFlight: Bool,
         isAppStore: Bool,
-        targetEnvironment: String
+        targetEnvironment: String,
+        extensionIdentifier: String? = nil
     ) {
         self.platform = platform
         self.operatingSystem = operatingSystem
@@ -58,6 +62,15 @@ public struct DeviceInfo: Sendable, Hashable {
         self.isTestFlight = isTestFlight
         self.isAppStore = isAppStore
         self.targetEnvironment = targetEnvironment
+        self.extensionIdentifier = extensionIdentifier
+    }
+
+    /// The extension point named by a bundle's `NSExtension` info entry, if it has one.
+    public static func extensionPointIdentifier(infoDictionary: [String: Any]?) -> String? {
+        guard let info = infoDictionary?["NSExtension"] as? [String: Any],
+            let point = info["NSExtensionPointIdentifier"] as? String, !point.isEmpty
+        else { return nil }
+        return point
     }
 
     /// Whether this module was compiled with `DEBUG` defined.
@@ -84,7 +97,7 @@ public struct DeviceInfo: Sendable, Hashable {
     /// The facts as payload values under ``DeviceProcessor/Keys`` (without the time zone,
     /// which depends on the event's time).
     public var parameters: [String: PayloadValue] {
-        [
+        var parameters: [String: PayloadValue] = [
             DeviceProcessor.Keys.platform: .string(platform),
             DeviceProcessor.Keys.operatingSystem: .string(operatingSystem),
             DeviceProcessor.Keys.systemVersion: .string(systemVersion),
@@ -98,5 +111,7 @@ public struct DeviceInfo: Sendable, Hashable {
             DeviceProcessor.Keys.isAppStore: .bool(isAppStore),
             DeviceProcessor.Keys.targetEnvironment: .string(targetEnvironment),
         ]
+        parameters[DeviceProcessor.Keys.extensionIdentifier] = extensionIdentifier.map(PayloadValue.string)
+        return parameters
     }
 }

@@ -27,8 +27,11 @@ extension DeviceProcessor {
         public static let isAppStore = "TelemetryDeck.RunContext.isAppStore"
         /// `native`, `simulator` or `macCatalyst` (String).
         public static let targetEnvironment = "TelemetryDeck.RunContext.targetEnvironment"
+        /// The extension point of an app extension (String; Apple platforms, extensions only).
+        public static let extensionIdentifier = "TelemetryDeck.RunContext.extensionIdentifier"
 
-        /// Every key, in the order of the spec's table.
+        /// Every key, in the order of the spec's table (the extension identifier, which only
+        /// extensions send, is not in it).
         public static let all: [String] = [
             platform, operatingSystem, systemVersion, systemMajorVersion, systemMajorMinorVersion, modelName,
             architecture, timeZone, isSimulator, isDebug, isTestFlight, isAppStore, targetEnvironment,

@@ -95,14 +95,22 @@ struct V3Observations: Sendable {
 /// The app: setup, events, presets, durations, sessions, opt-out — all through v3's API.
 enum V3App {
     static func configuration(apiBaseURL: URL) -> Telemetry.Config {
-        let config = Telemetry.Config(appID: "F2A4C7E8-3F9B-4C60-9A4E-0E1D2C3B4A59", namespace: "my-namespace", apiBaseURL: apiBaseURL, salt: "pepper")
+        let config = Telemetry.Config(
+            appID: "F2A4C7E8-3F9B-4C60-9A4E-0E1D2C3B4A59",
+            namespace: "my-namespace",
+            apiBaseURL: apiBaseURL,
+            salt: "pepper"
+        )
         _ = (config.appID, config.namespace, config.apiBaseURL, config.salt)
         return config
     }
 
     /// v3's second `initialize`, with every override, and processors built with v3's labels.
-    static func start(spy: SpyEventTransmitter, storage: V3DictionaryStorage, logger: V3Logger) async throws(TelemetryError)
-    {
+    static func start(
+        spy: SpyEventTransmitter,
+        storage: V3DictionaryStorage,
+        logger: V3Logger
+    ) async throws(TelemetryError) {
         let processors: [any EventProcessor] = [
             PreviewFilterProcessor(),
             DefaultParametersProcessor(parameters: ["App.plan": "pro"]),
@@ -197,7 +205,11 @@ enum V3App {
         await Telemetry.paywallShown(reason: "limit")
         (LegacyCalls() as any LegacyCalling).sendDeprecatedForms()
 
-        await Telemetry.startDurationEvent("Export.duration", parameters: ["format": "pdf"], includeBackgroundTime: false)
+        await Telemetry.startDurationEvent(
+            "Export.duration",
+            parameters: ["format": "pdf"],
+            includeBackgroundTime: false
+        )
         await Telemetry.stopAndSendDurationEvent("Export.duration", parameters: ["pages": 3])
         await Telemetry.startDurationEvent("Cancelled.duration")
         await Telemetry.cancelDurationEvent("Cancelled.duration")
@@ -219,7 +231,11 @@ struct LegacyCalls: LegacyCalling {
         let strings: [String: String] = ["legacy": "yes"]
         Telemetry.signal("Legacy.signal", parameters: strings, floatValue: nil, customUserID: nil)
         Telemetry.errorOccurred(id: "Legacy.error", category: nil, message: nil, parameters: strings)
-        Telemetry.errorOccurred(identifiableError: V3IdentifiedError.quotaExceeded, category: .appState, parameters: strings)
+        Telemetry.errorOccurred(
+            identifiableError: V3IdentifiedError.quotaExceeded,
+            category: .appState,
+            parameters: strings
+        )
         Telemetry.errorOccurred(
             identifiableError: V3IdentifiedError.quotaExceeded,
             category: .thrownException,
@@ -276,14 +292,26 @@ extension V3App {
         seen.parameterCount = parameters.count
         seen.mergedPayload = parameters.payloadDictionary
 
-        let input = EventInput("Manual", parameters: ["n": 1], floatValue: nil, customUserID: nil, skipsReservedPrefixValidation: false)
-        let finalizer = EventFinalizer(configuration: configuration(apiBaseURL: URL(string: "https://nom.telemetrydeck.com")!))
+        let input = EventInput(
+            "Manual",
+            parameters: ["n": 1],
+            floatValue: nil,
+            customUserID: nil,
+            skipsReservedPrefixValidation: false
+        )
+        let finalizer = EventFinalizer(
+            configuration: configuration(apiBaseURL: URL(string: "https://nom.telemetrydeck.com")!)
+        )
         var context = EventContext()
         context.sessionID = UUID()
         context.userIdentifier = "u"
         context.isTestMode = false
         _ = context.metadata
-        let pipeline = ProcessorPipeline(processors: [V3ScreenProcessor()], finalizer: finalizer, logger: DefaultLogger(minimumLevel: .info))
+        let pipeline = ProcessorPipeline(
+            processors: [V3ScreenProcessor()],
+            finalizer: finalizer,
+            logger: DefaultLogger(minimumLevel: .info)
+        )
         _ = try? await pipeline.process(input, context: context)
         let event = finalizer.finalize(input, context: context)
         _ = Event(
