@@ -259,23 +259,11 @@ extension Collector {
                 body: body
             )
         }
-        let events: [Event]
         do {
-            events = try IngestParser.events(in: body)
+            return .events(try IngestParser.events(in: body, format: configuration.wireFormat), body: body)
         } catch {
             return .invalid(status: 400, reason: "Malformed body: \(error)", body: body)
         }
-        for (index, event) in events.enumerated() {
-            for (field, value) in [("appID", event.appID), ("type", event.type), ("clientUser", event.clientUser)]
-            where value.isEmpty {
-                return .invalid(
-                    status: 400,
-                    reason: "Malformed body: event \(index) has an empty \(field).",
-                    body: body
-                )
-            }
-        }
-        return .events(events, body: body)
     }
 
     private static func acceptedBody(accepted: Int, total: Int) -> [UInt8] {

@@ -22,7 +22,10 @@ public struct IngestRequest: Sendable {
     public var body: Data
     /// Whether the body came with `Content-Encoding: gzip`.
     public var wasGzipped: Bool
-    /// The ids of the events in the body, in body order (empty when the body was invalid).
+    /// The ids of the events in the body, in body order (empty when the body was invalid):
+    /// their `id` members in the ``Collector/WireFormat/telemetryDeckWithEventIDs`` form; in
+    /// the ``Collector/WireFormat/telemetryDeck`` form, which has none, the fresh ids the
+    /// collector gave them.
     public var eventIDs: [UUID]
     /// The fault that answered the request (nil: handled normally).
     public var fault: Fault?
