@@ -66,6 +66,8 @@ public final class Collector: Sendable {
         var generator = SeededGenerator(seed: 0)
         var maximumBatchSize: Int?
         var observers: [@Sendable ([Event]) -> Void] = []
+        /// How many connections were accepted.
+        var connections = 0
     }
 
     public let configuration: Configuration
@@ -105,7 +107,11 @@ public final class Collector: Sendable {
                 do {
                     try await server.executeThenClose { connections in
                         for try await connection in connections {
-                            group.addTask { await collector.serve(connection) }
+                            let number = collector.state.withLock { state in
+                                defer { state.connections += 1 }
+                                return state.connections
+                            }
+                            group.addTask { await collector.serve(connection, number: number) }
                         }
                     }
                 } catch {

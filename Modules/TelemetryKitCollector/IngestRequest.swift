@@ -9,6 +9,9 @@ public import Foundation
 public struct IngestRequest: Sendable {
     /// 0 for the first ingest request, then 1, 2, …
     public var index: Int
+    /// The connection it came on: 0 for the first connection the collector accepted, then
+    /// 1, 2, … (requests on one kept-alive connection share the number).
+    public var connection: Int
     public var method: String
     /// The request path as sent (without the query).
     public var path: String

@@ -470,3 +470,68 @@ import Foundation
     }
 }
 #endif
+
+#if Tools
+/// The keep-alive faults, seen from a client that keeps its connection.
+@Suite struct KeepAliveFaultTests {
+    private func body(_ number: Int) -> [UInt8] {
+        EventWireEncoder.encode([
+            Event(appID: "APP", type: "Event.\(number)", clientUser: "user", receivedAt: Date(timeIntervalSince1970: 0))
+        ])
+    }
+
+    @Test func withoutAFaultTheConnectionServesRequestAfterRequest() async throws {
+        let collector = try await Collector.start()
+        let connection = try RawHTTPConnection(port: collector.port)
+        for number in 0..<3 {
+            try await connection.post(body(number))
+            #expect(try await connection.readStatus() == 200)
+        }
+        #expect(collector.requests.map(\.connection) == [0, 0, 0])
+        await collector.shutdown()
+    }
+
+    @Test func closeWhenReusedDropsTheNextRequestOnTheConnectionUnanswered() async throws {
+        let collector = try await Collector.start()
+        collector.script([.closeWhenReused])
+        let connection = try RawHTTPConnection(port: collector.port)
+        try await connection.post(body(1))
+        #expect(try await connection.readStatus() == 200)
+        try await connection.post(body(2))
+        #expect(try await connection.readStatus() == nil)
+        #expect(collector.requests.map(\.status) == [200])
+        #expect(collector.events.map(\.type) == ["Event.1"])
+        // A new connection is served as usual.
+        let another = try RawHTTPConnection(port: collector.port)
+        try await another.post(body(2))
+        #expect(try await another.readStatus() == 200)
+        #expect(collector.requests.map(\.connection) == [0, 1])
+        await collector.shutdown()
+    }
+
+    @Test func closeWhenIdleClosesTheConnectionAfterTheIdleTime() async throws {
+        let collector = try await Collector.start()
+        collector.script([.closeWhenIdle(after: 0.05)])
+        let connection = try RawHTTPConnection(port: collector.port)
+        try await connection.post(body(1))
+        #expect(try await connection.readStatus() == 200)
+        // Nothing sent: the end of the stream is the server's close.
+        #expect(try await connection.readStatus() == nil)
+        #expect(collector.requests.map(\.status) == [200])
+        await collector.shutdown()
+    }
+
+    @Test func closeWhenIdleIsCancelledByARequestInTime() async throws {
+        let collector = try await Collector.start()
+        collector.script([.closeWhenIdle(after: 5)])
+        let connection = try RawHTTPConnection(port: collector.port)
+        try await connection.post(body(1))
+        #expect(try await connection.readStatus() == 200)
+        try await connection.post(body(2))
+        #expect(try await connection.readStatus() == 200)
+        #expect(collector.requests.map(\.connection) == [0, 0])
+        #expect(collector.requests.map(\.fault) == [.closeWhenIdle(after: 5), nil])
+        await collector.shutdown()
+    }
+}
+#endif
