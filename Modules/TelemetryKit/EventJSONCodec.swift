@@ -4,8 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// The JSON form of an ``Event``, fast and exact: what durable caches store, what the HTTP
-/// transmitter sends (as an array) and what the collector reads — one codec for all three.
+/// The JSON form of an ``Event``, fast and exact: what durable caches store and read back.
+///
+/// It keeps everything an event has (its `id`, milliseconds, a boolean `isTestMode`), so it is
+/// not the TelemetryDeck wire form: the HTTP transmitter writes that (whole seconds, the string
+/// `"true"`/`"false"`, no `id`) with this codec's payload and string writers.
 ///
 /// It writes the keys of `Event`'s `Codable` form (so `JSONDecoder` reads its output too), with
 /// two differences:
@@ -50,21 +53,8 @@ public enum EventJSONCodec {
         }
         buffer.append(contentsOf: #","receivedAt":""#.utf8)
         buffer.append(contentsOf: ISO8601.string(from: event.receivedAt).utf8)
-        buffer.append(contentsOf: #"","payload":{"#.utf8)
-        var first = true
-        if let fragment = sharedFragments.fragment(for: event) {
-            // The shared layer's entries, encoded once for every event that shares it.
-            buffer.append(contentsOf: fragment)
-            first = fragment.isEmpty
-            event.forEachUpperPayloadEntry { key, value in
-                appendEntry(key, value, first: &first, to: &buffer)
-            }
-        } else {
-            event.forEachPayloadEntry { key, value in
-                appendEntry(key, value, first: &first, to: &buffer)
-            }
-        }
-        buffer.append(UInt8(ascii: "}"))
+        buffer.append(contentsOf: #"","payload":"#.utf8)
+        appendPayload(of: event, to: &buffer)
         if let floatValue = event.floatValue, floatValue.isFinite {
             buffer.append(contentsOf: #","floatValue":"#.utf8)
             appendDouble(floatValue, to: &buffer)
@@ -99,6 +89,27 @@ public enum EventJSONCodec {
 
     /// The encoded entries of the last shared payload layer seen (see ``SharedFragments``).
     private static let sharedFragments = SharedFragments()
+
+    /// Writes the payload as a JSON object (the merged view, values as native JSON types):
+    /// the part every JSON form of an event shares, so the HTTP transmitter's wire forms reuse
+    /// it (and its cached encoding of the shared layer) instead of repeating it.
+    package static func appendPayload(of event: Event, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "{"))
+        var first = true
+        if let fragment = sharedFragments.fragment(for: event) {
+            // The shared layer's entries, encoded once for every event that shares it.
+            buffer.append(contentsOf: fragment)
+            first = fragment.isEmpty
+            event.forEachUpperPayloadEntry { key, value in
+                appendEntry(key, value, first: &first, to: &buffer)
+            }
+        } else {
+            event.forEachPayloadEntry { key, value in
+                appendEntry(key, value, first: &first, to: &buffer)
+            }
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
 
     /// Writes `"key":value`, preceded by a comma unless it is the first entry.
     static func appendEntry(_ key: String, _ value: PayloadValue, first: inout Bool, to buffer: inout [UInt8]) {
@@ -181,7 +192,7 @@ public enum EventJSONCodec {
     /// Writes a double so that it reads back as a double: `description` always has a `.` or
     /// an exponent for finite values (`1.0`, `1e-05`, `1e+20`), all valid JSON numbers.
     /// Non-finite values are written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
-    static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
+    package static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
         if value.isFinite {
             buffer.append(contentsOf: value.description.utf8)
         } else {

@@ -126,7 +126,7 @@ struct DemoCommand: AsyncParsableCommand {
         let sdkEvents = received.filter { $0.type != Self.eventName }.map(\.type)
         say()
         say("Summary")
-        say("  events received by the collector: \(received.count) (\(collector.duplicateCount) duplicates)")
+        say("  events received by the collector: \(received.count), each checked against TelemetryDeck's wire format")
         say("    \(received.count - sdkEvents.count) × \(Self.eventName)")
         for type in Set(sdkEvents).sorted() {
             say("    \(sdkEvents.filter { $0 == type }.count) × \(type) (sent by the SDK's processors)")
@@ -142,15 +142,27 @@ struct DemoCommand: AsyncParsableCommand {
             "  time per event: \(Self.microseconds(queueSeconds / Double(count))) µs into the durable queue, "
                 + "\(Self.microseconds(totalSeconds / Double(count))) µs including delivery"
         )
-        if let example = received.first(where: { $0.type == Self.eventName }) {
+        if let (example, parameters) = Self.firstWireEvent(named: Self.eventName, in: requests) {
             say()
-            say("Example event (as received, \(example.payload.count) parameters):")
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(example) {
-                say(String(decoding: data, as: UTF8.self))
-            }
+            say("Example event (as received on the wire, re-indented; \(parameters) parameters):")
+            say(example)
         }
+    }
+
+    /// The first event named `name` in the request bodies, as sent (pretty-printed JSON), and
+    /// its parameter count.
+    private static func firstWireEvent(named name: String, in requests: [IngestRequest]) -> (String, Int)? {
+        for request in requests {
+            guard let events = try? JSONSerialization.jsonObject(with: request.body) as? [[String: Any]],
+                let event = events.first(where: { $0["type"] as? String == name }),
+                let data = try? JSONSerialization.data(
+                    withJSONObject: event,
+                    options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                )
+            else { continue }
+            return (String(decoding: data, as: UTF8.self), (event["payload"] as? [String: Any])?.count ?? 0)
+        }
+        return nil
     }
 
     private static func seconds(_ duration: Duration) -> Double {

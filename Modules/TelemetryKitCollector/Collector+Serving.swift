@@ -14,6 +14,16 @@ enum CollectorReply {
     case response(status: Int, headers: [(String, String)], body: [UInt8])
     /// A response head promising `body`, half of `body`, then the connection closes.
     case truncated(body: [UInt8])
+    /// A complete response on a connection kept alive, which then closes as `after` says.
+    case responseThenClose(status: Int, headers: [(String, String)], body: [UInt8], after: KeepAliveClose)
+
+    /// When a connection kept alive after a response closes.
+    enum KeepAliveClose {
+        /// After this many seconds without a new request.
+        case idle(TimeInterval)
+        /// When the next request arrives, without answering it.
+        case reuse
+    }
 
     static func text(_ status: Int, _ message: String) -> CollectorReply {
         .response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(message.utf8))
@@ -27,8 +37,15 @@ enum CollectorReply {
 extension Collector {
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
-    /// Serves one connection: requests in order, keep-alive honoured.
-    func serve(_ connection: Connection) async {
+    /// Serves one connection (the `number`th accepted): requests in order, keep-alive honoured.
+    func serve(_ connection: Connection, number: Int) async {
+        let channel = connection.channel
+        // The pending close of a `closeWhenIdle` fault; a new request on the connection
+        // cancels it, as a server's keep-alive timer is reset by activity.
+        var idleClose: Task<Void, Never>?
+        defer { idleClose?.cancel() }
+        // Set by a `closeWhenReused` fault: the next request ends the connection unanswered.
+        var closeWhenReused = false
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
@@ -37,6 +54,9 @@ extension Collector {
                 for try await part in inbound {
                     switch part {
                     case .head(let requestHead):
+                        if closeWhenReused { return }
+                        idleClose?.cancel()
+                        idleClose = nil
                         head = requestHead
                         body.clear()
                         bodyTooLarge = false
@@ -53,26 +73,29 @@ extension Collector {
                         if bodyTooLarge {
                             reply = .text(413, "The body exceeds \(configuration.maximumBodyBytes) bytes.")
                         } else {
-                            reply = await handle(requestHead, body: Array(body.readableBytesView))
+                            reply = await handle(
+                                requestHead,
+                                body: Array(body.readableBytesView),
+                                connection: number
+                            )
                         }
                         switch reply {
                         case .response(let status, let headers, let bytes):
-                            var responseHeaders = HTTPHeaders(headers)
-                            responseHeaders.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
-                            if !requestHead.isKeepAlive {
-                                responseHeaders.replaceOrAdd(name: "Connection", value: "close")
-                            }
-                            let responseHead = HTTPResponseHead(
-                                version: requestHead.version,
-                                status: HTTPResponseStatus(statusCode: status),
-                                headers: responseHeaders
-                            )
-                            try await outbound.write(
-                                contentsOf: [
-                                    .head(responseHead), .body(.byteBuffer(ByteBuffer(bytes: bytes))), .end(nil),
-                                ]
-                            )
+                            try await Self.write(status, headers, bytes, answering: requestHead, to: outbound)
                             if !requestHead.isKeepAlive { return }
+                        case .responseThenClose(let status, let headers, let bytes, let after):
+                            try await Self.write(status, headers, bytes, answering: requestHead, to: outbound)
+                            if !requestHead.isKeepAlive { return }
+                            switch after {
+                            case .reuse:
+                                closeWhenReused = true
+                            case .idle(let seconds):
+                                idleClose = Task {
+                                    guard await Self.sleep(seconds) else { return }
+                                    // A close, not a reset: what a server's keep-alive timeout sends.
+                                    try? await channel.close()
+                                }
+                            }
                         case .truncated(let bytes):
                             let responseHead = HTTPResponseHead(
                                 version: requestHead.version,
@@ -91,12 +114,36 @@ extension Collector {
         }
     }
 
-    /// Routes one complete request.
-    func handle(_ head: HTTPRequestHead, body: [UInt8]) async -> CollectorReply {
+    /// Writes a complete response to `request`, saying `Connection: close` when the client
+    /// did not ask to keep the connection.
+    private static func write(
+        _ status: Int,
+        _ headers: [(String, String)],
+        _ bytes: [UInt8],
+        answering request: HTTPRequestHead,
+        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        var responseHeaders = HTTPHeaders(headers)
+        responseHeaders.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+        if !request.isKeepAlive {
+            responseHeaders.replaceOrAdd(name: "Connection", value: "close")
+        }
+        let responseHead = HTTPResponseHead(
+            version: request.version,
+            status: HTTPResponseStatus(statusCode: status),
+            headers: responseHeaders
+        )
+        try await outbound.write(
+            contentsOf: [.head(responseHead), .body(.byteBuffer(ByteBuffer(bytes: bytes))), .end(nil)]
+        )
+    }
+
+    /// Routes one complete request that came on the `connection`th connection.
+    func handle(_ head: HTTPRequestHead, body: [UInt8], connection: Int) async -> CollectorReply {
         let (path, query) = Self.splitURI(head.uri)
         if let namespace = Self.namespace(inPath: path) {
             guard head.method == .POST else { return .text(405, "Use POST to send events.") }
-            return await ingest(head, path: path, namespace: namespace, rawBody: body)
+            return await ingest(head, path: path, namespace: namespace, rawBody: body, connection: connection)
         }
         guard head.method == .GET || head.method == .HEAD else { return .text(404, "Not found: \(path)") }
         switch path {
@@ -125,7 +172,8 @@ extension Collector {
         _ head: HTTPRequestHead,
         path: String,
         namespace: String,
-        rawBody: [UInt8]
+        rawBody: [UInt8],
+        connection: Int
     ) async -> CollectorReply {
         let scripted = state.withLock { state -> Fault? in state.script.isEmpty ? nil : state.script.removeFirst() }
         if let scripted, scripted.delay > 0, await !Self.sleep(scripted.delay) {
@@ -142,6 +190,7 @@ extension Collector {
 
         var record = IngestRequest(
             index: 0,
+            connection: connection,
             method: head.method.rawValue,
             path: path,
             namespace: namespace,
@@ -195,6 +244,18 @@ extension Collector {
             record.status = 200
             let accepted = store(events, request: record)
             return .json(200, Self.acceptedBody(accepted: accepted, total: events.count))
+        case .closeWhenIdle, .closeWhenReused:
+            record.recorded = true
+            record.status = 200
+            let accepted = store(events, request: record)
+            var after = CollectorReply.KeepAliveClose.reuse
+            if case .closeWhenIdle(let seconds)? = fault?.action { after = .idle(seconds) }
+            return .responseThenClose(
+                status: 200,
+                headers: [("Content-Type", "application/json")],
+                body: Self.acceptedBody(accepted: accepted, total: events.count),
+                after: after
+            )
         }
     }
 
@@ -259,23 +320,11 @@ extension Collector {
                 body: body
             )
         }
-        let events: [Event]
         do {
-            events = try IngestParser.events(in: body)
+            return .events(try IngestParser.events(in: body, format: configuration.wireFormat), body: body)
         } catch {
             return .invalid(status: 400, reason: "Malformed body: \(error)", body: body)
         }
-        for (index, event) in events.enumerated() {
-            for (field, value) in [("appID", event.appID), ("type", event.type), ("clientUser", event.clientUser)]
-            where value.isEmpty {
-                return .invalid(
-                    status: 400,
-                    reason: "Malformed body: event \(index) has an empty \(field).",
-                    body: body
-                )
-            }
-        }
-        return .events(events, body: body)
     }
 
     private static func acceptedBody(accepted: Int, total: Int) -> [UInt8] {

@@ -12,9 +12,11 @@ import NIOPosix
 /// A real HTTP ingest server on 127.0.0.1 for tests and local development.
 ///
 /// It speaks the ingest protocol (`POST …/v2/namespace/{namespace}/`, JSON array of events,
-/// gzip accepted), records events and counts duplicates by `id`, serves `GET /events` (JSON)
-/// and `GET /` (an HTML page of the latest events that refreshes itself), and answers by a
-/// fault-injection script when a test asks it to.
+/// gzip accepted), checks every event as strictly as TelemetryDeck's service does (a 400 whose
+/// body names the event and the member otherwise, see ``WireFormat``), records events (and,
+/// in the ``WireFormat/telemetryDeckWithEventIDs`` form, counts duplicates by `id`), serves
+/// `GET /events` (JSON) and `GET /` (an HTML page of the latest events that refreshes itself),
+/// and answers by a fault-injection script when a test asks it to.
 ///
 /// ```swift
 /// let collector = try await Collector.start()          // ephemeral port
@@ -34,17 +36,23 @@ public final class Collector: Sendable {
         public var maximumBodyBytes: Int
         /// How many of the latest events `GET /` lists. Default 50.
         public var pageEventLimit: Int
+        /// The event form accepted; anything else is answered 400. Default
+        /// ``WireFormat/telemetryDeck``, what the HTTP transmitter sends by default and all
+        /// TelemetryDeck's service accepts.
+        public var wireFormat: WireFormat
 
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
             maximumBodyBytes: Int = 16 << 20,
-            pageEventLimit: Int = 50
+            pageEventLimit: Int = 50,
+            wireFormat: WireFormat = .telemetryDeck
         ) {
             self.host = host
             self.port = port
             self.maximumBodyBytes = maximumBodyBytes
             self.pageEventLimit = pageEventLimit
+            self.wireFormat = wireFormat
         }
     }
 
@@ -58,6 +66,8 @@ public final class Collector: Sendable {
         var generator = SeededGenerator(seed: 0)
         var maximumBatchSize: Int?
         var observers: [@Sendable ([Event]) -> Void] = []
+        /// How many connections were accepted.
+        var connections = 0
     }
 
     public let configuration: Configuration
@@ -97,7 +107,11 @@ public final class Collector: Sendable {
                 do {
                     try await server.executeThenClose { connections in
                         for try await connection in connections {
-                            group.addTask { await collector.serve(connection) }
+                            let number = collector.state.withLock { state in
+                                defer { state.connections += 1 }
+                                return state.connections
+                            }
+                            group.addTask { await collector.serve(connection, number: number) }
                         }
                     }
                 } catch {
@@ -136,7 +150,8 @@ public final class Collector: Sendable {
     /// The number of distinct events received.
     public var eventCount: Int { state.withLock { $0.events.count } }
 
-    /// How many received events repeated an id seen before.
+    /// How many received events repeated an id seen before (always 0 in the
+    /// ``WireFormat/telemetryDeck`` form, whose events carry no ids).
     public var duplicateCount: Int { state.withLock { $0.duplicates } }
 
     /// How often the event with `id` was received (0 if never).

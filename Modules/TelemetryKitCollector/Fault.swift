@@ -21,6 +21,17 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         /// Record the events, then send a truncated response and close the connection:
         /// the client never learns that its batch arrived.
         case closeMidResponse
+        /// Record the events and answer 200 on a connection kept alive (no `Connection:
+        /// close`), then close that connection once it has been idle for `idle` seconds, as
+        /// a server's keep-alive timeout does: the client learns of it only when it tries to
+        /// reuse the connection for its next request.
+        case closeWhenIdle(after: TimeInterval)
+        /// Record the events and answer 200 on a connection kept alive; then, when the
+        /// client sends its next request on that connection, close it without reading or
+        /// answering that request. This is the race a server's keep-alive timeout loses to a
+        /// client reusing the connection at the same moment: the client cannot see the close
+        /// coming and must send the request again on a new connection, body and all.
+        case closeWhenReused
     }
 
     public var action: Action
@@ -36,6 +47,17 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public static let accept = Fault(.accept)
     /// Record the events and lose the answer (truncated response, connection closed).
     public static let closeMidResponse = Fault(.closeMidResponse)
+
+    /// Record the events, answer 200 and close the kept-alive connection after `seconds`
+    /// without a request (default 0.05 s): a keep-alive timeout far shorter than a client
+    /// expects, so the client's next request finds its pooled connection closed.
+    public static func closeWhenIdle(after seconds: TimeInterval = 0.05) -> Fault {
+        Fault(.closeWhenIdle(after: max(0, seconds)))
+    }
+
+    /// Record the events, answer 200, and close the kept-alive connection, unanswered, as
+    /// soon as the client reuses it.
+    public static let closeWhenReused = Fault(.closeWhenReused)
 
     /// Answer `code` (with `Retry-After` and other header fields when given) without
     /// recording the events.
@@ -62,6 +84,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .status(let code, let headers, _):
             base = headers["Retry-After"].map { "status \(code) (Retry-After: \($0))" } ?? "status \(code)"
         case .closeMidResponse: base = "close mid-response"
+        case .closeWhenIdle(let idle): base = "accept, then close when idle for \(idle) s"
+        case .closeWhenReused: base = "accept, then close when reused"
         }
         return delay > 0 ? "\(base) after \(delay) s" : base
     }

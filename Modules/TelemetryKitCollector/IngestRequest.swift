@@ -9,6 +9,9 @@ public import Foundation
 public struct IngestRequest: Sendable {
     /// 0 for the first ingest request, then 1, 2, …
     public var index: Int
+    /// The connection it came on: 0 for the first connection the collector accepted, then
+    /// 1, 2, … (requests on one kept-alive connection share the number).
+    public var connection: Int
     public var method: String
     /// The request path as sent (without the query).
     public var path: String
@@ -22,7 +25,10 @@ public struct IngestRequest: Sendable {
     public var body: Data
     /// Whether the body came with `Content-Encoding: gzip`.
     public var wasGzipped: Bool
-    /// The ids of the events in the body, in body order (empty when the body was invalid).
+    /// The ids of the events in the body, in body order (empty when the body was invalid):
+    /// their `id` members in the ``Collector/WireFormat/telemetryDeckWithEventIDs`` form; in
+    /// the ``Collector/WireFormat/telemetryDeck`` form, which has none, the fresh ids the
+    /// collector gave them.
     public var eventIDs: [UUID]
     /// The fault that answered the request (nil: handled normally).
     public var fault: Fault?

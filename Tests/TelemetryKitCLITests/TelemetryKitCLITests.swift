@@ -74,14 +74,21 @@ import TelemetryKitTesting
         #expect(result.status == 0, "stderr: \(result.errors)")
         #expect(result.output.contains("1000 × Demo.screenShown"))
         #expect(result.output.contains("× TelemetryDeck.Session.started (sent by the SDK's processors)"))
-        #expect(result.output.contains("(0 duplicates)"))
+        #expect(result.output.contains("events received by the collector: 1"))
+        #expect(result.output.contains(", each checked against TelemetryDeck's wire format"))
         // One in five screens is "checkout": the JSON-configured transformation tags those.
         #expect(result.output.contains("'tag-checkout' (funnel_step = checkout): 200\n"))
         #expect(result.output.contains("rejected: 0   retried: 0"))
         #expect(result.output.contains("Sending: 1000/1000"))
         #expect(result.output.contains("time per event: "))
-        #expect(result.output.contains("Example event (as received"))
+        #expect(result.output.contains("Example event (as received on the wire"))
         #expect(result.output.contains(#""type" : "Demo.screenShown""#))
+        // The TelemetryDeck form: the test mode as a string, whole seconds, no event id.
+        #expect(
+            result.output.contains(#""isTestMode" : "true""#) || result.output.contains(#""isTestMode" : "false""#)
+        )
+        #expect(result.output.contains(#"+0000","#))
+        #expect(!result.output.contains(#""id" : "#))
         #expect(result.output.contains(#""appID" : "DEMO-APP-ID""#))
         // The example shows the default processors' parameters too.
         #expect(result.output.contains(#""TelemetryDeck.Device.operatingSystem" : "#))

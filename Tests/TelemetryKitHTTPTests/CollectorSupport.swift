@@ -5,8 +5,11 @@ import TelemetryKitHTTP
 import TelemetryKitTesting
 
 /// Runs `body` with a fresh collector on an ephemeral loopback port, then shuts it down.
-func withCollector<Result>(_ body: (Collector) async throws -> Result) async throws -> Result {
-    let collector = try await Collector.start()
+func withCollector<Result>(
+    wireFormat: Collector.WireFormat = .telemetryDeck,
+    _ body: (Collector) async throws -> Result
+) async throws -> Result {
+    let collector = try await Collector.start(Collector.Configuration(wireFormat: wireFormat))
     do {
         let result = try await body(collector)
         await collector.shutdown()

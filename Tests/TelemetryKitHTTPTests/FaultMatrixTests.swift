@@ -27,7 +27,9 @@ import Foundation
             limit: 20_000,
             logger: SilentLogger()
         )
-        try await withCollector { collector in
+        // Event ids on the wire (the form for our own receivers), so the collector can tell
+        // re-sent events from new ones.
+        try await withCollector(wireFormat: .telemetryDeckWithEventIDs) { collector in
             collector.setMaximumBatchSize(40)
             collector.setRandomFaults(
                 RandomFaults(
@@ -39,7 +41,7 @@ import Foundation
                     ]
                 )
             )
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
             let reports = Locked([DeliveryReport]())
             let client = TelemetryClient(
                 configuration: .init(appID: "MATRIX-APP"),

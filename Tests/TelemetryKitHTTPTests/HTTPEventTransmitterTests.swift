@@ -55,14 +55,55 @@ import Foundation
             let body = try #require(try JSONValue.parse(request.body).array)
             #expect(body.count == 2)
             let first = try #require(body.first?.object)
-            #expect(first["id"] == .string("00000000-0000-4000-8000-000000000001"))
-            #expect(first["receivedAt"] == .string("2024-06-15T14:00:00.124Z"))
+            #expect(first["id"] == nil)
+            #expect(first["receivedAt"] == .string("2024-06-15T14:00:00+0000"))
             #expect(first["payload"]?.object?["count"] == .number(3))
             #expect(first["payload"]?.object?["isPro"] == .bool(true))
-            #expect(first["isTestMode"] == .bool(false))
+            #expect(first["isTestMode"] == .string("false"))
             #expect(body.last?.object?["sessionID"] == nil)
-            #expect(collector.events == batch)
-            #expect(request.eventIDs == batch.map(\.id))
+            #expect(collector.events.map(ServiceEvent.init(expecting:)) == batch.map(ServiceEvent.init(expecting:)))
+            // The TelemetryDeck form carries no ids: the collector gave each event its own.
+            #expect(request.eventIDs == collector.events.map(\.id))
+            #expect(Set(request.eventIDs).isDisjoint(with: batch.map(\.id)))
+        }
+    }
+
+    @Test func theGoldenBatchPassesTheStrictCollectorByteForByte() async throws {
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector)
+            #expect(await transmitter.transmit(TelemetryDeckWireTests.events) == .delivered)
+            let request = try #require(collector.requests.first)
+            #expect(request.status == 200)
+            #expect(String(decoding: request.body, as: UTF8.self) == TelemetryDeckWireTests.telemetryDeckBody)
+            #expect(
+                collector.events.map(ServiceEvent.init(expecting:)) == TelemetryDeckWireTests.serviceEvents
+            )
+        }
+    }
+
+    @Test func eventIDsReachACollectorThatExpectsThem() async throws {
+        try await withCollector(wireFormat: .telemetryDeckWithEventIDs) { collector in
+            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            #expect(await transmitter.transmit(batch) == .delivered)
+            #expect(collector.requests.first?.eventIDs == batch.map(\.id))
+            #expect(collector.events.map(\.id) == batch.map(\.id))
+            #expect(collector.events.map(ServiceEvent.init(expecting:)) == batch.map(ServiceEvent.init(expecting:)))
+        }
+    }
+
+    @Test func aWireRegressionIsRefusedWithTheEventAndTheMember() async throws {
+        // Ids sent to a receiver that speaks only TelemetryDeck's form: the strict collector
+        // answers 400 like the service would, and a 400 drops the batch for good.
+        try await withCollector { collector in
+            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            let outcome = await transmitter.transmit(batch)
+            guard case .rejected(let reason) = outcome else {
+                Issue.record("expected a rejection, got \(outcome)")
+                return
+            }
+            #expect(reason.statusCode == 400)
+            #expect(reason.message.hasPrefix("Malformed body: at byte 2: event 0: unknown member 'id'"))
+            #expect(collector.events.isEmpty)
         }
     }
 
@@ -75,7 +116,7 @@ import Foundation
             #expect(request.headers["content-encoding"] == "gzip")
             #expect(request.wasGzipped)
             #expect(request.rawBodyByteCount * 5 < request.body.count)
-            #expect(collector.events == events)
+            #expect(collector.events.map(ServiceEvent.init(expecting:)) == events.map(ServiceEvent.init(expecting:)))
         }
     }
 
@@ -247,11 +288,11 @@ import Foundation
     }
 
     @Test func connectionClosedMidResponseRetriesAlthoughTheEventsArrived() async throws {
-        try await withCollector { collector in
+        try await withCollector(wireFormat: .telemetryDeckWithEventIDs) { collector in
             collector.script([.closeMidResponse])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
-            #expect(collector.events == batch)
+            #expect(collector.events.map(\.id) == batch.map(\.id))
             #expect(collector.requests.first?.answerLost == true)
             // The re-send is recognised by id.
             #expect(await transmitter.transmit(batch) == .delivered)

@@ -39,6 +39,10 @@ extension HTTPEventTransmitter {
         public var maximumRetryAfter: TimeInterval
         /// Extra header fields sent with every request (e.g. an API key for a proxy).
         public var additionalHeaders: [String: String]
+        /// The JSON form of the events. Default ``EventWireFormat/telemetryDeck``, the only form
+        /// TelemetryDeck's service accepts; ``EventWireFormat/telemetryDeckWithEventIDs`` adds
+        /// event ids for receivers of your own that drop re-sent duplicates.
+        public var wireFormat: EventWireFormat
 
         /// Creates a configuration.
         public init(
@@ -49,7 +53,8 @@ extension HTTPEventTransmitter {
             allowsInsecureHTTP: Bool = false,
             customRetryForStatusCodes: [Int: StatusCodeRule] = [:],
             maximumRetryAfter: TimeInterval = 3600,
-            additionalHeaders: [String: String] = [:]
+            additionalHeaders: [String: String] = [:],
+            wireFormat: EventWireFormat = .telemetryDeck
         ) {
             self.apiBaseURL = apiBaseURL
             self.namespace = namespace
@@ -59,6 +64,7 @@ extension HTTPEventTransmitter {
             self.customRetryForStatusCodes = customRetryForStatusCodes
             self.maximumRetryAfter = maximumRetryAfter
             self.additionalHeaders = additionalHeaders
+            self.wireFormat = wireFormat
         }
 
         /// Creates a configuration from a `URL` base (e.g. `Telemetry.Config.apiBaseURL`).
@@ -70,7 +76,8 @@ extension HTTPEventTransmitter {
             allowsInsecureHTTP: Bool = false,
             customRetryForStatusCodes: [Int: StatusCodeRule] = [:],
             maximumRetryAfter: TimeInterval = 3600,
-            additionalHeaders: [String: String] = [:]
+            additionalHeaders: [String: String] = [:],
+            wireFormat: EventWireFormat = .telemetryDeck
         ) {
             self.init(
                 apiBaseURL: apiBaseURL.absoluteString,
@@ -80,7 +87,8 @@ extension HTTPEventTransmitter {
                 allowsInsecureHTTP: allowsInsecureHTTP,
                 customRetryForStatusCodes: customRetryForStatusCodes,
                 maximumRetryAfter: maximumRetryAfter,
-                additionalHeaders: additionalHeaders
+                additionalHeaders: additionalHeaders,
+                wireFormat: wireFormat
             )
         }
     }

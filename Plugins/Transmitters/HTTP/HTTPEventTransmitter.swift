@@ -7,7 +7,7 @@ public import Foundation
 #endif
 
 /// Sends batches to the TelemetryDeck ingest API: `POST {apiBaseURL}/v2/namespace/{namespace}/`
-/// with a JSON array of events.
+/// with a JSON array of events in TelemetryDeck's own form (see ``EventWireFormat``).
 ///
 /// ```swift
 /// let transmitter = try HTTPEventTransmitter(
@@ -96,7 +96,7 @@ public struct HTTPEventTransmitter: EventTransmitting {
 
     /// The request that carries `batch`: headers, JSON body, gzip when configured.
     public func makeRequest(for batch: [Event]) -> HTTPRequest {
-        let json = EventWireEncoder.encode(batch)
+        let json = EventWireEncoder.encode(batch, format: configuration.wireFormat)
         if configuration.compression == .gzip {
             do {
                 let compressed = try Gzip.compress(json)

@@ -7,9 +7,22 @@ import FoundationNetworking
 
 /// The default ``HTTPConnection``: `URLSession` (FoundationNetworking on Linux).
 ///
-/// Uses an ephemeral session (no cookies, no cache, no stored credentials) that keeps
-/// connections alive between requests and never follows redirects, so a 3xx answer reaches
-/// the status rules instead of silently turning the POST into a GET elsewhere.
+/// Uses an ephemeral session (no cookies, no cache, no stored credentials) that never follows
+/// redirects, so a 3xx answer reaches the status rules instead of silently turning the POST
+/// into a GET elsewhere.
+///
+/// ## Connections on Linux
+/// Apple's `URLSession` keeps connections alive between requests. FoundationNetworking
+/// (Linux, Windows, Android) does not reuse one here: every request says `Connection: close`.
+/// When a server closes a kept-alive connection just as the next request goes out on it (its
+/// keep-alive timeout racing the client), libcurl sends the request again on a new connection,
+/// but FoundationNetworking cannot rewind a `Data` body, so the retry carries
+/// `Content-Length` without a body and hangs until the request timeout (30 s by default)
+/// before the batch is retried. A new connection per request costs a TCP (and TLS) handshake
+/// per batch — small next to a batch every few seconds — and never stalls. Where connection
+/// reuse matters (draining a large backlog over a long round trip), use
+/// `AsyncHTTPClientConnection` from `TelemetryKitAsyncHTTPClient` (trait `AsyncHTTPClient`),
+/// which keeps a pool and sees a server's close as it happens.
 public final class URLSessionHTTPConnection: HTTPConnection {
     private let session: URLSession
 
@@ -42,6 +55,11 @@ public final class URLSessionHTTPConnection: HTTPConnection {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
         }
         urlRequest.httpBody = request.body
+        #if canImport(FoundationNetworking)
+        // No reuse, so no stalled re-send of a body FoundationNetworking cannot rewind (see
+        // "Connections on Linux" above).
+        urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+        #endif
 
         let box = TaskBox()
         return try await withTaskCancellationHandler {
