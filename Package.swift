@@ -256,6 +256,7 @@ targets += [
         dependencies: [
             "TelemetryKitSQLiteCache",
             "TelemetryKitTesting",
+            "TelemetryKitInMemoryStorage",
             .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
         ],
         path: "Tests/TelemetryKitSQLiteCacheTests"

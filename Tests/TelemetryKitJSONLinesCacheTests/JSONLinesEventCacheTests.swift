@@ -121,6 +121,32 @@ struct JSONLinesEventCacheTests {
         #expect(try await reopened.peek(limit: 10) == events)
     }
 
+    @Test func aSecondDamagedOpeningKeepsTheFirstCopy() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let events = EventCacheConformance.numberedEvents(1...2)
+        let logger = RecordingLogger()
+        var copies: [String] = []
+        for (round, garbage) in ["first garbage", "second garbage"].enumerated() {
+            do {
+                let cache = try JSONLinesEventCache(fileURL: url)
+                try await cache.append([events[round]])
+            }
+            let damaged = try String(contentsOf: url, encoding: .utf8) + garbage + "\n"
+            try Data(damaged.utf8).write(to: url)
+            _ = try JSONLinesEventCache(fileURL: url, logger: logger)
+            copies.append(damaged)
+        }
+
+        #expect(try String(contentsOf: directory.file("events.jsonl.corrupt"), encoding: .utf8) == copies[0])
+        #expect(try String(contentsOf: directory.file("events.jsonl.corrupt.1"), encoding: .utf8) == copies[1])
+        #expect(logger.warnings.count == 2)
+        #expect(logger.warnings.last?.contains("kept a copy of the file at \(url.path).corrupt.1") == true)
+        let reopened = try JSONLinesEventCache(fileURL: url, logger: logger)
+        #expect(try await reopened.peek(limit: 10) == events)
+    }
+
     @Test func compactsWhenAcknowledgedLinesDominate() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -241,3 +241,20 @@ func executeSQL(at url: URL, _ sql: String) throws {
         throw SQLiteTestError(description: message.map { String(cString: $0) } ?? "error \(result)")
     }
 }
+
+/// The first column of the first row of `sql`, through a separate connection.
+func queryInt(at url: URL, _ sql: String) throws -> Int64 {
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+        sqlite3_close_v2(handle)
+        throw SQLiteTestError(description: "cannot open \(url.path)")
+    }
+    defer { sqlite3_close_v2(handle) }
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW
+    else {
+        throw SQLiteTestError(description: "\(sql): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+    return sqlite3_column_int64(statement, 0)
+}

@@ -18,7 +18,7 @@ public import Foundation
 ///
 /// On opening, a torn last line (a crash in the middle of a write) is skipped and truncated
 /// away; unreadable lines elsewhere are skipped with one warning, and a copy of the file is
-/// kept with a `.corrupt` suffix.
+/// kept with a `.corrupt` suffix (numbered when an older copy exists).
 ///
 /// ```swift
 /// let cache = try JSONLinesEventCache(fileURL: supportDirectory.appending(path: "events.jsonl"))

@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitCacheSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -145,7 +146,8 @@ final class JSONLinesJournal {
         liveBytes = entries.reduce(0) { $0 + Int64($1.length) + 1 }
 
         if report.unreadableLines > 0 {
-            let copyPath = path + ".corrupt"
+            // Never over an older copy: the first damage is usually the one worth reading.
+            let copyPath = TelemetryKitCacheSupport.corruptCopyPath(for: path)
             try writeFile(copyPath, contents[..<validEnd])
             report.corruptCopyPath = copyPath
             try compact()

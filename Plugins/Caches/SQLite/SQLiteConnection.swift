@@ -24,6 +24,13 @@ struct SQLiteRow: Sendable {
         json = EventJSONCodec.encode(event)
     }
 
+    /// A row as stored (salvaged from a damaged file).
+    init(id: UUID, receivedAtMilliseconds: Int64, json: [UInt8]) {
+        self.id = id
+        self.receivedAtMilliseconds = receivedAtMilliseconds
+        self.json = json
+    }
+
     static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard value.isFinite else { return 0 }
@@ -36,10 +43,17 @@ struct SQLiteFailure: Error, CustomStringConvertible {
     var code: Int32
     var message: String
 
-    /// The file is not a database, or its content is damaged or of another schema: recreate it.
-    var meansUnusableFile: Bool {
+    /// The file is damaged or not a database at all (SQLITE_CORRUPT, SQLITE_NOTADB): every
+    /// later call that touches the damaged pages fails the same way, so the file is replaced.
+    var meansDamage: Bool {
         let primary = code & 0xFF
-        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR
+        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
+    }
+
+    /// When opening: damaged, or a database of another schema (SQLITE_ERROR from the schema
+    /// statements). Either way the file cannot hold the cache: replace it.
+    var meansUnusableFile: Bool {
+        meansDamage || code & 0xFF == SQLITE_ERROR
     }
 
     var description: String { "\(message) (SQLite result code \(code))" }
@@ -111,6 +125,10 @@ final class SQLiteConnection {
             // deleted row (sent events) with zeros in extra page writes. FAST still zeroes what
             // it can without extra I/O; delivered events need no more than that.
             try execute("PRAGMA secure_delete = FAST")
+            // Reads every page of the file once. Counting rows only walks the table: a damaged
+            // index or sqlite_sequence page would pass, and then fail every later append or
+            // removal. Checked before the schema statements write to the file.
+            try quickCheck()
             try execute(Self.schema)
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
@@ -127,8 +145,7 @@ final class SQLiteConnection {
             deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
             synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
             synchronousFull = try prepare("PRAGMA synchronous = FULL")
-            // Reading every row's length walks the whole table: damaged pages show up now.
-            count = Int(try queryInt("SELECT COUNT(*), SUM(LENGTH(json)) FROM events"))
+            count = Int(try queryInt("SELECT COUNT(*) FROM events"))
         } catch {
             close()
             throw error
@@ -139,14 +156,98 @@ final class SQLiteConnection {
         close()
     }
 
-    private var isClosed = false
+    private(set) var isClosed = false
 
-    private func close() {
+    /// Closes the database; every later operation fails with SQLITE_MISUSE. As the file's last
+    /// connection, SQLite checkpoints the WAL into the file first (as far as it can).
+    func close() {
         guard !isClosed else { return }
         isClosed = true
         for statement in statements { sqlite3_finalize(statement) }
         statements = []
+        begin = nil
+        commit = nil
+        rollback = nil
+        insert = nil
+        deleteByID = nil
+        deleteBySequence = nil
+        selectOldest = nil
+        evictOldest = nil
+        pruneOlder = nil
+        deleteAll = nil
+        deleteThroughSequence = nil
+        synchronousNormal = nil
+        synchronousFull = nil
+        lastRead = ([], [])
+        count = 0
         sqlite3_close_v2(db)
+    }
+
+    /// `PRAGMA quick_check`: every page's structure, without matching indexes to the table.
+    private func quickCheck() throws(SQLiteFailure) {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, "PRAGMA quick_check(5)", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        var problems: [String] = []
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            if let text = sqlite3_column_text(statement, 0) { problems.append(String(cString: text)) }
+        }
+        guard problems != ["ok"] else { return }
+        throw SQLiteFailure(
+            code: SQLITE_CORRUPT,
+            message: "quick_check: " + problems.joined(separator: "; ").replacingNewlines()
+        )
+    }
+
+    /// Reads the rows of a damaged file, oldest first, up to the first unreadable page.
+    ///
+    /// Damage often spares the table: a broken index or `sqlite_sequence` page loses nothing,
+    /// and a broken table page loses only the rows from there on. The file is opened read-only,
+    /// so the copy kept for inspection stays as it was found.
+    ///
+    /// - Returns: the rows read, and the failure that stopped the reading (nil if none did).
+    static func salvage(path: String) -> (rows: [SQLiteRow], stoppedBy: SQLiteFailure?) {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        defer { sqlite3_close_v2(handle) }
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            return ([], SQLiteFailure(code: opened, message: message))
+        }
+        var statement: OpaquePointer?
+        let sql = "SELECT id, received_at, json FROM events ORDER BY seq"
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else {
+            return ([], SQLiteFailure(code: prepared, message: String(cString: sqlite3_errmsg(handle))))
+        }
+        var rows: [SQLiteRow] = []
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { return (rows, nil) }
+            guard result == SQLITE_ROW else {
+                return (rows, SQLiteFailure(code: result, message: String(cString: sqlite3_errmsg(handle))))
+            }
+            // A row whose id is not a UUID could never be removed by id: leave it behind.
+            guard sqlite3_column_bytes(statement, 0) == 16, let idBytes = sqlite3_column_blob(statement, 0) else {
+                continue
+            }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: idBytes, count: 16)) }
+            let length = Int(sqlite3_column_bytes(statement, 2))
+            let json = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_text(statement, 2), count: length))
+            rows.append(
+                SQLiteRow(
+                    id: UUID(uuid: uuid),
+                    receivedAtMilliseconds: sqlite3_column_int64(statement, 1),
+                    json: json
+                )
+            )
+        }
     }
 
     // MARK: Operations
@@ -378,5 +479,12 @@ final class SQLiteConnection {
         let result = sqlite3_step(statement)
         guard result == SQLITE_ROW else { throw failure(result) }
         return sqlite3_column_int64(statement, 0)
+    }
+}
+
+extension String {
+    /// SQLite's multi-line reports on one log line.
+    fileprivate func replacingNewlines() -> String {
+        split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

@@ -7,14 +7,6 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A durable FIFO event cache in a SQLite database (the system SQLite, WAL mode).
 ///
 /// Events survive a crash or a kill of the process from the moment `append` returns. One
@@ -26,8 +18,13 @@ import Musl
 /// `maxEventAge` or every minute, whichever is shorter (a scan without an index, so appends
 /// stay cheap).
 ///
-/// A file that is not a readable database (damaged, or random bytes) is moved aside with a
-/// `.corrupt` suffix and replaced by an empty database, with a warning.
+/// A damaged file is recovered from, not kept failing: opening checks every page
+/// (`PRAGMA quick_check`), and damage that SQLite reports later (an append, a peek, a removal)
+/// is handled there. The file is moved aside with a `.corrupt` suffix (numbered when an older
+/// copy exists) for inspection, the events still readable from it go into a fresh database,
+/// and the call that met the damage runs again on it, so the events being appended are kept.
+/// Each recovery logs one warning with both paths and counts in ``recoveredCorruptions``.
+/// A file that is not a database at all, or holds another schema, is replaced the same way.
 ///
 /// ```swift
 /// let cache = try SQLiteEventCache(fileURL: supportDirectory.appending(path: "events.sqlite"))
@@ -46,12 +43,6 @@ public final class SQLiteEventCache: EventCaching {
         case full
     }
 
-    private struct Store {
-        var connection: SQLiteConnection
-        var evicted = 0
-        var lastPrune: Date
-    }
-
     /// The database file.
     public let fileURL: URL
     /// The maximum number of events kept.
@@ -59,7 +50,7 @@ public final class SQLiteEventCache: EventCaching {
     /// Events older than this (by `receivedAt`) are dropped; `nil` keeps them.
     public let maxEventAge: TimeInterval?
 
-    private let store: Locked<Store>
+    private let store: Locked<SQLiteDatabase>
     private let committer: GroupCommitter<SQLiteRow>
     private let logger: any Logging
     private let clock: any TelemetryClock
@@ -73,7 +64,7 @@ public final class SQLiteEventCache: EventCaching {
     ///   - maxEventAge: drop events older than this many seconds; `nil` keeps them.
     ///   - synchronous: `.full` (default) fsyncs every append; `.normal` survives process
     ///     crashes only, and is faster on slow disks.
-    ///   - logger: receives the warnings (a damaged file, unreadable rows).
+    ///   - logger: receives the warnings (a damaged file replaced, unreadable rows).
     ///   - clock: the time `maxEventAge` is measured against.
     /// - Throws: ``EventCacheError`` with the path when the directory or file cannot be
     ///   created or opened.
@@ -92,49 +83,36 @@ public final class SQLiteEventCache: EventCaching {
         self.clock = clock
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
-        try Self.prepareFile(at: fileURL)
-
-        let fullSync = synchronous == .full
-        var connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, fullSync: fullSync)
-        } catch let failure where failure.meansUnusableFile {
-            let asidePath = path + ".corrupt"
-            try Self.moveAside(path, to: asidePath)
-            logger.warning(
-                "The SQLite event cache at \(path) was unreadable (\(failure)); "
-                    + "moved it to \(asidePath) and started an empty cache."
-            )
-            try Self.prepareFile(at: fileURL)
-            do {
-                connection = try SQLiteConnection(path: path, fullSync: fullSync)
-            } catch {
-                throw EventCacheError("Cannot create the SQLite event cache: \(error)", path: path)
-            }
-        } catch {
-            throw EventCacheError("Cannot open the SQLite event cache: \(failureDescription(error))", path: path)
-        }
-
-        var evicted = 0
         let openedAt = clock.now
+        var database = try SQLiteDatabase(
+            path: path,
+            fullSync: synchronous == .full,
+            limit: self.limit,
+            logger: logger,
+            now: openedAt
+        )
         do {
-            if let maxEventAge {
-                evicted += try connection.prune(
-                    receivedBefore: SQLiteRow.milliseconds(openedAt.addingTimeInterval(-maxEventAge))
-                )
+            let limit = self.limit
+            database.evicted += try database.run { connection in
+                var evicted = 0
+                if let maxEventAge {
+                    evicted += try connection.prune(
+                        receivedBefore: SQLiteRow.milliseconds(openedAt.addingTimeInterval(-maxEventAge))
+                    )
+                }
+                return evicted + (try connection.enforce(limit: limit))
             }
-            evicted += try connection.enforce(limit: self.limit)
         } catch {
-            throw EventCacheError("Cannot open the SQLite event cache: \(failureDescription(error))", path: path)
+            throw EventCacheError("Cannot open the SQLite event cache: \(error)", path: path)
         }
 
-        let store = Locked(Store(connection: connection, evicted: evicted, lastPrune: openedAt))
+        let store = Locked(database)
         let limit = self.limit
         self.store = store
         committer = GroupCommitter { rows in
-            try store.withLock { store in
+            try store.withLock { database in
                 do {
-                    store.evicted += try store.connection.insert(rows, limit: limit)
+                    database.evicted += try database.run { try $0.insert(rows, limit: limit) }
                 } catch {
                     throw EventCacheError("Cannot append to the SQLite event cache: \(error)", path: path)
                 }
@@ -151,14 +129,19 @@ public final class SQLiteEventCache: EventCaching {
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
         let now = clock.now
-        let (events, unreadable) = try perform("read from") { store in
-            if let maxEventAge, abs(now.timeIntervalSince(store.lastPrune)) >= pruneInterval {
-                store.evicted += try store.connection.prune(
-                    receivedBefore: SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
-                )
-                store.lastPrune = now
+        let (events, unreadable) = try perform("read from") { database in
+            var cutoff: Int64?
+            if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
+                cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
             }
-            return try store.connection.oldest(limit)
+            let (pruned, read) = try database.run { connection in
+                (try cutoff.map { try connection.prune(receivedBefore: $0) } ?? 0, try connection.oldest(limit))
+            }
+            if cutoff != nil {
+                database.evicted += pruned
+                database.lastPrune = now
+            }
+            return read
         }
         if !unreadable.isEmpty {
             logger.warning(
@@ -171,26 +154,37 @@ public final class SQLiteEventCache: EventCaching {
 
     public func remove(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        _ = try perform("remove from") { store in try store.connection.remove(ids: ids) }
+        _ = try perform("remove from") { database in try database.run { try $0.remove(ids: ids) } }
     }
 
+    /// The number of queued events, kept in memory (no file access, so no damage is found here).
     public func count() async -> Int {
         store.withLock { $0.connection.count }
     }
 
     public func removeAll() async throws {
-        try perform("clear") { store in try store.connection.removeAll() }
+        try perform("clear") { database in try database.run { try $0.removeAll() } }
     }
 
     public func evictedCount() async -> Int {
         store.withLock { $0.evicted }
     }
 
+    /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
+    /// database, at opening or later.
+    ///
+    /// Recovery keeps the cache working without the app's help, so nothing fails visibly;
+    /// this count (and the warning logged each time) is how an app or a test sees that it
+    /// happened, for example to report failing storage.
+    public var recoveredCorruptions: Int {
+        store.withLock { $0.recoveredCorruptions }
+    }
+
     // MARK: Helpers
 
     private func perform<Result>(
         _ action: String,
-        _ body: (inout Store) throws -> Result
+        _ body: (inout SQLiteDatabase) throws -> Result
     ) throws -> Result {
         do {
             return try store.withLock { store in try body(&store) }
@@ -198,43 +192,4 @@ public final class SQLiteEventCache: EventCaching {
             throw EventCacheError("Cannot \(action) the SQLite event cache: \(error)", path: fileURL.path)
         }
     }
-
-    /// Creates the directory and, with mode 0600, the file (SQLite gives its `-wal` and `-shm`
-    /// files the database's mode).
-    private static func prepareFile(at fileURL: URL) throws {
-        let path = fileURL.path
-        let directory = fileURL.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw EventCacheError("Cannot create the directory of the SQLite event cache: \(error)", path: directory)
-        }
-        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw EventCacheError("Cannot create the SQLite event cache file: \(errnoDescription())", path: path)
-        }
-        close(descriptor)
-    }
-
-    /// Moves a damaged database (and its WAL files) aside, replacing an older copy.
-    private static func moveAside(_ path: String, to asidePath: String) throws {
-        guard rename(path, asidePath) == 0 else {
-            throw EventCacheError("Cannot move the damaged SQLite event cache aside: \(errnoDescription())", path: path)
-        }
-        for suffix in ["-wal", "-shm"] {
-            unlink(asidePath + suffix)
-            if rename(path + suffix, asidePath + suffix) != 0 {
-                unlink(path + suffix)
-            }
-        }
-    }
-}
-
-private func failureDescription(_ error: any Error) -> String {
-    String(describing: error)
-}
-
-private func errnoDescription() -> String {
-    let code = errno
-    return "\(String(cString: strerror(code))) (errno \(code))"
 }

@@ -1,0 +1,198 @@
+import TelemetryKit
+import TelemetryKitCacheSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The cache's database file and its connection, replaced by a fresh database when the file
+/// turns out to be damaged.
+///
+/// SQLite reports damage (SQLITE_CORRUPT, SQLITE_NOTADB) only when a statement reads a broken
+/// page, and then on every later statement that reads it: left alone, a broken index fails
+/// every append (new events are lost) or every removal (the same batch is sent forever). So
+/// every operation runs through ``run(_:)``, which on damage:
+///
+/// 1. closes the connection (SQLite checkpoints what it still can into the file),
+/// 2. moves the file and its `-wal`/`-shm` aside to ``corruptCopyPath(for:)`` for inspection,
+/// 3. reads what rows it can from that copy (a broken index or `sqlite_sequence` page loses
+///    nothing; a broken table page loses the rows from there on),
+/// 4. creates an empty database, writes those rows into it,
+/// 5. runs the operation again on it, so the events being appended are kept,
+/// 6. logs one warning with both paths and counts the recovery.
+///
+/// Opening checks the whole file (`PRAGMA quick_check`) and recovers the same way.
+///
+/// Not thread-safe: `SQLiteEventCache` keeps it inside its lock.
+struct SQLiteDatabase {
+    let path: String
+    let fullSync: Bool
+    /// The cache's limit, applied to the rows salvaged from a damaged file.
+    let limit: Int
+    let logger: any Logging
+    private(set) var connection: SQLiteConnection
+    /// Damaged or unusable files replaced so far, at opening and later.
+    private(set) var recoveredCorruptions = 0
+    /// Events evicted so far (limit, maximum age, salvaged rows beyond the limit).
+    var evicted = 0
+    var lastPrune: Date
+
+    /// Opens or creates the database; replaces a file that is damaged or holds another schema.
+    init(path: String, fullSync: Bool, limit: Int, logger: any Logging, now: Date) throws {
+        self.path = path
+        self.fullSync = fullSync
+        self.limit = limit
+        self.logger = logger
+        lastPrune = now
+        let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit)
+        self.connection = connection
+        if let replacement { adopt(replacement) }
+    }
+
+    /// Runs `body` on the connection; when it meets a damaged file, replaces the file (see the
+    /// type's description) and runs `body` once more on the fresh database.
+    ///
+    /// - Throws: the failure of `body` that is not damage, the failure of the second run, or
+    ///   what stopped the recovery (the next call tries again).
+    mutating func run<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+        if connection.isClosed {
+            // An earlier recovery stopped half-way (the disk was full, say): finish it now.
+            let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit)
+            self.connection = connection
+            if let replacement { adopt(replacement) }
+        }
+        do {
+            return try body(connection)
+        } catch let failure as SQLiteFailure where failure.meansDamage {
+            connection.close()
+            adopt(try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit))
+            return try body(connection)
+        }
+    }
+
+    // MARK: Replacing a damaged file
+
+    private struct Replacement {
+        var connection: SQLiteConnection
+        var cause: SQLiteFailure
+        var asidePath: String
+        var salvaged: Int
+        var evicted: Int
+        var salvageStoppedBy: SQLiteFailure?
+    }
+
+    private mutating func adopt(_ replacement: Replacement) {
+        connection = replacement.connection
+        evicted += replacement.evicted
+        recoveredCorruptions += 1
+        let kept: String
+        switch (replacement.salvaged, replacement.salvageStoppedBy) {
+        case (0, .some):
+            kept = "none of its events could be read"
+        case (let count, .some(let stop)):
+            kept = "kept the \(count) event(s) read before the damage (\(stop))"
+        case (let count, .none):
+            kept = "kept its \(count) event(s)"
+        }
+        logger.warning(
+            "The SQLite event cache at \(path) was damaged or unreadable (\(replacement.cause)); moved it to "
+                + "\(replacement.asidePath) and started a fresh database; \(kept)."
+        )
+    }
+
+    /// Opens the file, or replaces it when it cannot hold the cache.
+    private static func openOrReplace(
+        _ path: String,
+        fullSync: Bool,
+        limit: Int
+    ) throws -> (SQLiteConnection, Replacement?) {
+        try prepareFile(atPath: path)
+        do {
+            return (try SQLiteConnection(path: path, fullSync: fullSync), nil)
+        } catch let failure where failure.meansUnusableFile {
+            let replacement = try replace(path, cause: failure, fullSync: fullSync, limit: limit)
+            return (replacement.connection, replacement)
+        } catch {
+            throw EventCacheError("Cannot open the SQLite event cache: \(error)", path: path)
+        }
+    }
+
+    /// Moves the (closed) file aside, creates an empty database and writes into it the rows
+    /// that can still be read from the copy.
+    private static func replace(
+        _ path: String,
+        cause: SQLiteFailure,
+        fullSync: Bool,
+        limit: Int
+    ) throws -> Replacement {
+        let asidePath = corruptCopyPath(for: path)
+        try moveAside(path, to: asidePath)
+        let salvage = SQLiteConnection.salvage(path: asidePath)
+        try prepareFile(atPath: path)
+        let connection: SQLiteConnection
+        var evicted = 0
+        do {
+            connection = try SQLiteConnection(path: path, fullSync: fullSync)
+            if !salvage.rows.isEmpty {
+                evicted = try connection.insert(salvage.rows, limit: limit)
+            }
+        } catch {
+            throw EventCacheError(
+                "Cannot create a fresh SQLite event cache after moving the damaged file to \(asidePath): \(error)",
+                path: path
+            )
+        }
+        return Replacement(
+            connection: connection,
+            cause: cause,
+            asidePath: asidePath,
+            salvaged: salvage.rows.count,
+            evicted: evicted,
+            salvageStoppedBy: salvage.stoppedBy
+        )
+    }
+
+    /// Creates the directory and, with mode 0600, the file (SQLite gives its `-wal` and `-shm`
+    /// files the database's mode).
+    static func prepareFile(atPath path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw EventCacheError("Cannot create the directory of the SQLite event cache: \(error)", path: directory)
+        }
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw EventCacheError("Cannot create the SQLite event cache file: \(errnoDescription())", path: path)
+        }
+        close(descriptor)
+    }
+
+    /// Moves a damaged database and its WAL files aside (`asidePath` is unused).
+    private static func moveAside(_ path: String, to asidePath: String) throws {
+        guard rename(path, asidePath) == 0 else {
+            throw EventCacheError("Cannot move the damaged SQLite event cache aside: \(errnoDescription())", path: path)
+        }
+        for suffix in ["-wal", "-shm"] {
+            unlink(asidePath + suffix)
+            if rename(path + suffix, asidePath + suffix) != 0 {
+                unlink(path + suffix)
+            }
+        }
+    }
+}
+
+private func errnoDescription() -> String {
+    let code = errno
+    return "\(String(cString: strerror(code))) (errno \(code))"
+}
