@@ -15,7 +15,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitPlistStorage",
     "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",
-    // Processors, group A
+    // Processors
     "TelemetryKitPreviewFilter",
     "TelemetryKitDefaultParameters",
     "TelemetryKitDefaultPrefix",
@@ -29,7 +29,6 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion",
     "TelemetryKitSessionTracking",
-    // Processors, group D
     "TelemetryKitConsent",
     "TelemetryKitTransformations",
     // Caches
