@@ -25,12 +25,12 @@ var targets: [Target] = [
     ),
     .target(
         name: "TelemetryKitTesting",
-        dependencies: ["TelemetryKit", "TelemetryKitInMemoryStorage"],
+        dependencies: ["TelemetryKit"],
         path: "Modules/TelemetryKitTesting"
     ),
     .testTarget(
         name: "TelemetryKitTests",
-        dependencies: ["TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        dependencies: ["TelemetryKit", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitTests"
     ),
 ]
@@ -38,9 +38,7 @@ var targets: [Target] = [
 // MARK: - Composition (the `Telemetry` facade)
 
 /// Plugin modules that `TelemetryKitDefaults` re-exports and assembles.
-var defaultPluginModules: [Target.Dependency] = [
-    "TelemetryKitInMemoryStorage"
-]
+var defaultPluginModules: [Target.Dependency] = []
 
 // MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
 
@@ -60,7 +58,6 @@ func groupAProcessor(_ name: String, extraTestDependencies: [Target.Dependency] 
                 .target(name: "TelemetryKit\(name)"),
                 "TelemetryKit",
                 "TelemetryKitTesting",
-                "TelemetryKitInMemoryStorage",
             ] + extraTestDependencies,
             path: "Tests/TelemetryKit\(name)Tests"
         ),
@@ -88,7 +85,7 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitSessionTrackingTests",
-        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitSessionTrackingTests"
     ),
 ]
@@ -107,7 +104,7 @@ for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"]
         .testTarget(
             name: "TelemetryKit\(name)Tests",
             dependencies: [
-                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting",
             ],
             path: "Tests/TelemetryKit\(name)Tests"
         ),
@@ -126,7 +123,7 @@ targets += [
     ),
     .testTarget(
         name: "TelemetryKitConsentTests",
-        dependencies: ["TelemetryKitConsent", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage"],
+        dependencies: ["TelemetryKitConsent", "TelemetryKit", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitConsentTests"
     ),
 ]
@@ -144,7 +141,7 @@ targets += [
     .testTarget(
         name: "TelemetryKitPresetsTests",
         dependencies: [
-            "TelemetryKitPresets", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            "TelemetryKitPresets", "TelemetryKit", "TelemetryKitTesting",
             // Checks that DefaultParams names the keys the processors write.
             "TelemetryKitDevice", "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar",
             "TelemetryKitAccessibility", "TelemetryKitSessionTracking", "TelemetryKitTrialConversion",
@@ -155,13 +152,6 @@ targets += [
 
 // MARK: - Storage (Plugins/Storage/<Name>)
 
-targets += [
-    .target(
-        name: "TelemetryKitInMemoryStorage",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Storage/InMemory"
-    )
-]
 
 targets += [
     .target(
@@ -178,11 +168,6 @@ targets += [
         name: "TelemetryKitJSONFileStorage",
         dependencies: ["TelemetryKit", "TelemetryKitFileStorageSupport"],
         path: "Plugins/Storage/JSONFile"
-    ),
-    .testTarget(
-        name: "TelemetryKitInMemoryStorageTests",
-        dependencies: ["TelemetryKitInMemoryStorage", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitInMemoryStorageTests"
     ),
     .testTarget(
         name: "TelemetryKitFileStorageSupportTests",
@@ -211,7 +196,7 @@ targets += [
     // The system SQLite on Linux (libsqlite3-dev); Apple platforms import their SDK's SQLite3.
     .systemLibrary(
         name: "CSQLite",
-        path: "Plugins/Caches/CSQLite",
+        path: "Plugins/SystemLibraries/CSQLite",
         pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
     ),
@@ -242,9 +227,8 @@ targets += [
             "TelemetryKit",
             "TelemetryKitSQLiteCache",
             "TelemetryKitJSONLinesCache",
-            "TelemetryKitInMemoryStorage",
         ],
-        path: "Modules/TelemetryKitCrashTester"
+        path: "Tests/CrashTester"
     ),
     .testTarget(
         name: "TelemetryKitCacheSupportTests",
@@ -256,7 +240,6 @@ targets += [
         dependencies: [
             "TelemetryKitSQLiteCache",
             "TelemetryKitTesting",
-            "TelemetryKitInMemoryStorage",
             .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
         ],
         path: "Tests/TelemetryKitSQLiteCacheTests"
@@ -273,7 +256,6 @@ targets += [
             "TelemetryKitTesting",
             "TelemetryKitSQLiteCache",
             "TelemetryKitJSONLinesCache",
-            "TelemetryKitInMemoryStorage",
             "telemetrykit-crashtester",
         ],
         path: "Tests/TelemetryKitCacheDurabilityTests"
@@ -288,7 +270,7 @@ targets += [
     // The system zlib, for gzip request bodies (zlib1g-dev on Debian; built into Apple platforms).
     .systemLibrary(
         name: "CZlib",
-        path: "Plugins/Transmitters/CZlib",
+        path: "Plugins/SystemLibraries/CZlib",
         pkgConfig: "zlib",
         providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
@@ -307,7 +289,6 @@ targets += [
         dependencies: [
             "TelemetryKitHTTP",
             "TelemetryKitTesting",
-            "TelemetryKitInMemoryStorage",
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
         ],
@@ -333,7 +314,7 @@ targets += [
     .testTarget(
         name: "TelemetryKitTransformationsTests",
         dependencies: [
-            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting", "TelemetryKitInMemoryStorage",
+            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting",
         ],
         path: "Tests/TelemetryKitTransformationsTests"
     ),
@@ -349,7 +330,7 @@ targets += [
 targets += [
     .systemLibrary(
         name: "CJavaScriptCore",
-        path: "Plugins/Transformations/CJavaScriptCore",
+        path: "Plugins/SystemLibraries/CJavaScriptCore",
         pkgConfig: "javascriptcoregtk-4.0",
         providers: [.apt(["libjavascriptcoregtk-4.0-dev"])]
     ),
@@ -369,7 +350,6 @@ targets += [
         name: "TelemetryKitJavaScriptTests",
         dependencies: [
             "TelemetryKitJavaScript", "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting",
-            "TelemetryKitInMemoryStorage",
         ],
         path: "Tests/TelemetryKitJavaScriptTests"
     ),
@@ -405,7 +385,6 @@ targets += [
             "TelemetryKitComposable",
             "TelemetryKit",
             "TelemetryKitTesting",
-            "TelemetryKitInMemoryStorage",
             .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
@@ -461,7 +440,6 @@ targets += [
             "TelemetryKitServiceLifecycle",
             "TelemetryKit",
             "TelemetryKitTesting",
-            "TelemetryKitInMemoryStorage",
             .product(
                 name: "ServiceLifecycle",
                 package: "swift-service-lifecycle",
@@ -504,7 +482,6 @@ targets += [
             .target(name: "TelemetryKitHTTP", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
-            .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitTransformations", condition: .when(traits: ["Tools"])),
         ],

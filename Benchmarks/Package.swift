@@ -11,7 +11,6 @@ import PackageDescription
 let telemetryKitProducts: [String] = [
     "TelemetryKit",
     "TelemetryKitTesting",
-    "TelemetryKitInMemoryStorage",
     "TelemetryKitPlistStorage",
     "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",

@@ -1,7 +1,6 @@
 public import Benchmark
 import Foundation
 public import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 public import TelemetryKit
-import TelemetryKitInMemoryStorage
 
 /// A started client wired for tests: in-memory cache, spy transmitter, manual clock and a
 /// recording logger.

@@ -1,7 +1,6 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitAccessibility
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
 import TelemetryKitTesting
@@ -156,7 +155,7 @@ struct CacheDurabilityTests {
     // MARK: Helpers
 
     private func locateCrashTester() throws -> URL {
-        let (url, searched) = crashTesterExecutable()
+        let (url, searched) = TestExecutable.locate("telemetrykit-crashtester")
         return try #require(
             url,
             """

@@ -117,29 +117,3 @@ final class CrashTesterRun {
 private func sendSIGKILL(_ processIdentifier: Int32) {
     _ = kill(processIdentifier, SIGKILL)
 }
-
-/// Where `swift build` put the crash tester: beside the test bundle, or in `.build/debug`.
-func crashTesterExecutable() -> (url: URL?, searched: [String]) {
-    let name = "telemetrykit-crashtester"
-    var candidates: [URL] = []
-    for start in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
-        var directory = URL(fileURLWithPath: start).resolvingSymlinksInPath().deletingLastPathComponent()
-        // Linux: .build/<triple>/debug/<Package>PackageTests.xctest; macOS: …/X.xctest/Contents/MacOS/X.
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent(name))
-            directory = directory.deletingLastPathComponent()
-        }
-    }
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        candidates.append(
-            URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent(name)
-        )
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    for configuration in ["debug", "release"] {
-        candidates.append(packageRoot.appendingPathComponent(".build/\(configuration)/\(name)"))
-    }
-    let url = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    return (url, candidates.map(\.path))
-}

@@ -1,7 +1,6 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import Testing
 

@@ -1,6 +1,5 @@
 import TelemetryKit
 import TelemetryKitDefaultPrefix
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import Testing
 

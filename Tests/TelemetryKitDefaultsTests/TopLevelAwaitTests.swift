@@ -1,17 +1,13 @@
 import Foundation
+import TelemetryKitTesting
 import Testing
 
 struct TopLevelAwaitTests {
-    /// The build folder holding the test bundle and the executables.
-    static var buildDirectory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    }
-
     @Test func awaitedEventFromTopLevelCodeWaitsForTheCache() throws {
-        let executable = Self.buildDirectory.appendingPathComponent("TopLevelAwaitCheck")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "build the TopLevelAwaitCheck executable first (swift build --build-tests)"
+        let (found, searched) = TestExecutable.locate("TopLevelAwaitCheck")
+        let executable = try #require(
+            found,
+            "build the TopLevelAwaitCheck executable first (swift build --build-tests); searched \(searched)"
         )
         let process = Process()
         process.executableURL = executable

@@ -3,7 +3,6 @@ import Testing
 import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitHTTP
-import TelemetryKitInMemoryStorage
 import TelemetryKitSQLiteCache
 import TelemetryKitTesting
 

@@ -1,6 +1,5 @@
 import Foundation
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitPresets
 import TelemetryKitTesting
 import Testing

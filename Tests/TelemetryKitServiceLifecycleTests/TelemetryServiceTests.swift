@@ -2,7 +2,6 @@
 import Logging
 import ServiceLifecycle
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitServiceLifecycle
 import TelemetryKitTesting
 import Testing

@@ -1,5 +1,4 @@
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitSessionTracking
 import TelemetryKitTesting
 import Testing

@@ -1,5 +1,4 @@
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import TelemetryKitTransformations
 import Testing

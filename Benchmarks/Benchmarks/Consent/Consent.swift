@@ -3,7 +3,6 @@ import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
-import TelemetryKitInMemoryStorage
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .perEvent

@@ -1,7 +1,6 @@
 import Benchmark
 import BenchmarkSupport
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 
 /// A processor that adds one constant parameter, like the simplest real processor.

@@ -2,7 +2,6 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitJavaScript
 import TelemetryKitTransformations
 

@@ -4,7 +4,6 @@ import TelemetryKit
 import TelemetryKitAppInfo
 import TelemetryKitDefaultParameters
 import TelemetryKitDefaultPrefix
-import TelemetryKitInMemoryStorage
 import TelemetryKitPreviewFilter
 import TelemetryKitTestMode
 import TelemetryKitUserIdentifier

@@ -1,7 +1,6 @@
 import Benchmark
 import BenchmarkSupport
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitJSONFileStorage
 import TelemetryKitPlistStorage
 import TelemetryKitTesting

@@ -3,7 +3,6 @@ import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitDefaults
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import TelemetryKitTransformations
 

@@ -1,4 +1,3 @@
-public import TelemetryKit
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
