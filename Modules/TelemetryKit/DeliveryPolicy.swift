@@ -18,6 +18,14 @@ public struct DeliveryPolicy: Sendable, Hashable {
     public var backoff: BackoffPolicy
     /// Drop queued events older than this (counted as evicted); `nil` keeps them.
     public var maxEventAge: TimeInterval?
+    /// At most this many events wait in memory while the cache fails (at least 1). Default 5000.
+    ///
+    /// An event whose append to the cache fails is not lost: it waits in a per-destination
+    /// in-memory overflow and is cached again before the next append, at each delivery round
+    /// and at shutdown. Beyond this bound the oldest are dropped (counted in
+    /// ``DestinationStats/overflowDropped``). The bound caps the memory this takes: a held event
+    /// costs what its payload does, typically well under a KiB.
+    public var overflowLimit: Int
 
     public init(
         flushInterval: TimeInterval = 10,
@@ -25,7 +33,8 @@ public struct DeliveryPolicy: Sendable, Hashable {
         maxBatchBytes: Int = 512 * 1024,
         sendThreshold: Int? = nil,
         backoff: BackoffPolicy = BackoffPolicy(),
-        maxEventAge: TimeInterval? = nil
+        maxEventAge: TimeInterval? = nil,
+        overflowLimit: Int = 5000
     ) {
         self.flushInterval = max(0.001, flushInterval)
         self.maxBatchCount = max(1, maxBatchCount)
@@ -33,9 +42,11 @@ public struct DeliveryPolicy: Sendable, Hashable {
         self.sendThreshold = sendThreshold.map { max(1, $0) }
         self.backoff = backoff
         self.maxEventAge = maxEventAge
+        self.overflowLimit = max(1, overflowLimit)
     }
 
-    /// The defaults: every 10 s, 100 events or 512 KiB per request, backoff 10 s ×2 up to 300 s.
+    /// The defaults: every 10 s, 100 events or 512 KiB per request, backoff 10 s ×2 up to 300 s,
+    /// up to 5000 events in memory while the cache fails.
     public static let `default` = DeliveryPolicy()
 }
 

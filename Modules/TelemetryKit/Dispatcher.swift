@@ -10,6 +10,9 @@ import Foundation
 /// destination's transformations, transmits, and acts on the outcome: delivered and
 /// rejected batches leave the cache, too-large batches are halved, and a retry keeps the
 /// batch in place (order kept) and backs off. Rounds never overlap, so order is FIFO.
+///
+/// Each round first moves events held in memory by ``overflow`` (the cache failed) into the
+/// cache, so that a working cache gets them back even when no new event arrives.
 actor Dispatcher {
     enum RoundEnd: Sendable {
         case empty
@@ -18,6 +21,8 @@ actor Dispatcher {
     }
 
     let destination: Destination
+    /// The way into the destination's cache: the client appends through it.
+    let overflow: CacheOverflow
     private let transformations: [any EventTransformation]
     private let clock: any TelemetryClock
     private let logger: any Logging
@@ -46,6 +51,12 @@ actor Dispatcher {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.destination = destination
+        self.overflow = CacheOverflow(
+            cache: destination.cache,
+            limit: destination.policy.overflowLimit,
+            destinationID: destination.id,
+            logger: logger
+        )
         self.transformations = transformations
         self.clock = clock
         self.logger = logger
@@ -87,6 +98,8 @@ actor Dispatcher {
     }
 
     private func timerFired() async {
+        // Retry a failed cache on every tick, even while the transmitter backs off.
+        await drainOverflow()
         let now = clock.now
         if let nextAttemptAt, now < nextAttemptAt { return }
         if now < lastRoundAt.addingTimeInterval(destination.policy.flushInterval) && nextAttemptAt == nil { return }
@@ -115,8 +128,13 @@ actor Dispatcher {
         }
     }
 
-    func recordCacheFailure(_ count: Int) {
-        stats.cacheFailures += count
+    /// Moves events held in memory into the cache (see ``CacheOverflow``) and counts them as
+    /// accepted; returns how many moved.
+    @discardableResult
+    nonisolated func drainOverflow() async -> Int {
+        let moved = await overflow.drain()
+        if moved > 0 { _ = recordAccepted(moved) }
+        return moved
     }
 
     private func clearThresholdTask() {
@@ -128,6 +146,10 @@ actor Dispatcher {
     func snapshot() async -> DestinationStats {
         var copy = stats
         copy.accepted = acceptedCount.current
+        let held = overflow.counters
+        copy.cacheFailures = held.entered
+        copy.overflowDropped = held.dropped
+        copy.heldInMemory = held.held
         copy.evicted += await destination.cache.evictedCount()
         copy.queued = await destination.cache.count()
         return copy
@@ -142,9 +164,14 @@ actor Dispatcher {
 
     /// Runs one delivery round: drains the queue until it is empty or a transmission asks
     /// for a retry. `force` ignores a running backoff (an explicit flush).
+    ///
+    /// Events held in memory go into the cache first (caching does not wait for a backoff),
+    /// and again when the cache is empty, for those held while the round ran. `.empty` says
+    /// the cache is empty; some events may still be held in memory.
     func deliver(force: Bool) async -> RoundEnd {
         await acquireRound()
         defer { releaseRound() }
+        await drainOverflow()
         if !force, let nextAttemptAt, clock.now < nextAttemptAt { return .retry }
         lastRoundAt = clock.now
 
@@ -162,7 +189,10 @@ actor Dispatcher {
                 logger.log(.error, "destination '\(destination.id)': reading the cache failed: \(error)")
                 return .failed
             }
-            if peeked.isEmpty { return .empty }
+            if peeked.isEmpty {
+                if overflow.count > 0, await drainOverflow() > 0 { continue }
+                return .empty
+            }
 
             let batch = prepare(peeked)
             if !batch.expired.isEmpty || !batch.dropped.isEmpty {

@@ -11,8 +11,8 @@
 final class Intake: Sendable {
     enum Item: Sendable {
         /// An event, the client state at the time it was sent, and the continuation of an
-        /// awaited `send` to resume once it is cached.
-        case event(EventInput, ContextSeed, CheckedContinuation<Void, Never>?)
+        /// awaited `send` to resume with its outcome once it is cached (or held, or dropped).
+        case event(EventInput, ContextSeed, CheckedContinuation<SendOutcome, Never>?)
         /// Resumed once every earlier item is processed and cached.
         case barrier(CheckedContinuation<Void, Never>)
     }
@@ -82,7 +82,7 @@ final class Intake: Sendable {
             if closed {
                 logger.log(.warning, "an event was sent after shutdown and was dropped")
             }
-            Intake.resumeAll([dropped])
+            Intake.resumeAll([dropped], with: closed ? .droppedAfterShutdown : .droppedBeforeStart)
         }
     }
 
@@ -204,11 +204,12 @@ final class Intake: Sendable {
         }
     }
 
-    /// Resumes every waiting caller of `items` (used for dropped items).
-    static func resumeAll(_ items: [Item]) {
+    /// Resumes every waiting caller of `items` (used for dropped items); awaited sends learn
+    /// `outcome`.
+    static func resumeAll(_ items: [Item], with outcome: SendOutcome) {
         for item in items {
             switch item {
-            case .event(_, _, let continuation): continuation?.resume()
+            case .event(_, _, let continuation): continuation?.resume(returning: outcome)
             case .barrier(let continuation): continuation.resume()
             }
         }

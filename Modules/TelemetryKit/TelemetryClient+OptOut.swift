@@ -3,9 +3,10 @@ extension TelemetryClient {
     ///
     /// While disabled, nothing is processed, cached or sent: events are dropped as they
     /// arrive (counted in ``droppedWhileAnalyticsDisabled``), and so are events still
-    /// waiting in the intake. Disabling also empties every destination's cache, so that
-    /// events sent before the user opted out are not delivered afterwards. Enabling again
-    /// affects only later events; dropped events are gone for good.
+    /// waiting in the intake. Disabling also empties every destination's cache and the
+    /// events it holds in memory while its cache fails, so that events sent before the user
+    /// opted out are not delivered afterwards. Enabling again affects only later events;
+    /// dropped events are gone for good.
     ///
     /// Returns once the change is in effect (caches purged) and written to storage. Calls
     /// take effect in the order they were made.
@@ -37,7 +38,10 @@ extension TelemetryClient {
 
     private func purgeCaches() async {
         var purged = 0
-        for destination in destinations {
+        for dispatcher in dispatchers {
+            // The overflow first: a drain in flight finishes into the cache, purged next.
+            purged += await dispatcher.overflow.removeAll()
+            let destination = dispatcher.destination
             let queued = await destination.cache.count()
             do {
                 try await destination.cache.removeAll()

@@ -23,6 +23,10 @@ public import Foundation
 /// `event(...)` returns at once: it appends to an ordered queue under a lock (no task per
 /// event). One consumer task runs the pipeline in call order and appends to every
 /// destination's cache in groups; each destination's dispatcher sends from its cache.
+///
+/// Nothing accepted is dropped while the process lives: when a cache fails, its events wait
+/// in a bounded in-memory overflow (``DeliveryPolicy/overflowLimit``) and are cached again
+/// before later events. Awaited sends report it (``SendOutcome/heldInMemory(destinations:)``).
 public final class TelemetryClient: Sendable {
     /// Client settings.
     public struct Configuration: Sendable {
@@ -61,8 +65,12 @@ public final class TelemetryClient: Sendable {
     /// Opt-out switch, running durations, navigation history (see `ClientFeatures`).
     let features: ClientFeatures
     private let afterProcessors: [any EventTransformation]
-    private let dispatchers: [Dispatcher]
+    let dispatchers: [Dispatcher]  // internal for TelemetryClient+OptOut.swift
     private let intake: Intake
+    /// Appends in groups of at most this many events: 512 (group commit for durable caches),
+    /// or less when a destination's overflow bound is smaller, so that a group held in memory
+    /// never pushes out its own events and `send` can report them held.
+    private let appendGroupSize: Int
     private let runtime = Locked(RuntimeState())
 
     private struct RuntimeState {
@@ -122,6 +130,7 @@ public final class TelemetryClient: Sendable {
             )
         }
         self.intake = Intake(preStartLimit: configuration.preStartBufferLimit)
+        self.appendGroupSize = unique.reduce(512) { min($0, max(1, $1.policy.overflowLimit)) }
     }
 
     deinit {
@@ -151,7 +160,7 @@ public final class TelemetryClient: Sendable {
         let consumer = Task { [intake, weak self] in
             while let items = await intake.next() {
                 guard let self else {
-                    Intake.resumeAll(items)
+                    Intake.resumeAll(items, with: .droppedAfterShutdown)
                     return
                 }
                 await self.process(items)
@@ -209,7 +218,19 @@ public final class TelemetryClient: Sendable {
                 }
             }
         }
-        let remaining = await queuedCount()
+        // The last attempt for events held in memory: what the cache takes now survives.
+        for dispatcher in dispatchers {
+            await dispatcher.drainOverflow()
+            let lost = dispatcher.overflow.count
+            if lost > 0 {
+                logger.log(
+                    .error,
+                    "shutdown: destination '\(dispatcher.destination.id)': \(lost) event(s) are only in memory "
+                        + "because its cache fails; they are lost when the process ends"
+                )
+            }
+        }
+        let remaining = await cachedCount()
         if remaining > 0 {
             logger.log(.warning, "shutdown: \(remaining) event(s) stay queued for the next launch")
         }
@@ -242,33 +263,42 @@ public final class TelemetryClient: Sendable {
         intake.enqueue(.event(input, currentSeed, nil), logger: logger)
     }
 
-    /// Sends an event and returns once it is in every destination's cache (or was filtered).
-    public func send(_ input: EventInput) async {
-        guard !features.dropsEvent() else { return }  // opt-out
+    /// Sends an event and returns once it is in every destination's cache, held in memory for
+    /// a destination whose cache fails, or dropped; the result says which.
+    ///
+    /// Sent before `start()`, it returns once `start()` processed it.
+    @discardableResult
+    public func send(_ input: EventInput) async -> SendOutcome {
+        guard !features.dropsEvent() else { return .droppedByOptOut }
         if intake.beginInline() {
             // Idle and nothing queued: process here instead of waking the consumer and
             // waiting for it (call order holds: later events queue behind this turn).
-            let counters = await processInline(input, seed: currentSeed)
+            let (counters, outcome) = await processInline(input, seed: currentSeed)
             intake.endInline(adding: counters)
-            return
+            return outcome
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        return await withCheckedContinuation { (continuation: CheckedContinuation<SendOutcome, Never>) in
             intake.enqueue(.event(input, currentSeed, continuation), logger: logger)
         }
     }
 
-    /// Sends an event and returns once it is in every destination's cache (or was filtered).
+    /// Sends an event and returns once it is in every destination's cache, held in memory for
+    /// a destination whose cache fails, or dropped; the result says which.
+    @discardableResult
     public func send(
         _ name: String,
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
         customUserID: String? = nil
-    ) async {
+    ) async -> SendOutcome {
         await send(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
     }
 
     /// Processes everything sent so far and delivers every destination's queue completely,
     /// or until a destination asks to retry later.
+    ///
+    /// Events held in memory (a cache fails) are cached first; while any remain, the result
+    /// is `.incomplete` and counts them.
     @discardableResult
     public func flush() async -> FlushResult {
         let running = runtime.withLock { $0.phase == .running }
@@ -280,7 +310,10 @@ public final class TelemetryClient: Sendable {
                 group.addTask { _ = await dispatcher.deliver(force: true) }
             }
         }
-        let remaining = await queuedCount()
+        var remaining = await cachedCount()
+        for dispatcher in dispatchers {
+            remaining += dispatcher.overflow.count
+        }
         return remaining == 0 ? .complete : .incomplete(remaining: remaining)
     }
 
@@ -362,13 +395,15 @@ public final class TelemetryClient: Sendable {
         return DeliveryStatus(
             destinationID: destinationID,
             queued: await dispatcher.destination.cache.count(),
+            heldInMemory: dispatcher.overflow.count,
             lastSuccess: state.lastSuccess,
             currentBackoff: state.delay,
             nextAttempt: state.nextAttempt
         )
     }
 
-    private func queuedCount() async -> Int {
+    /// Events in the destinations' caches (not those held in memory).
+    private func cachedCount() async -> Int {
         var total = 0
         for destination in destinations {
             total += await destination.cache.count()
@@ -378,13 +413,14 @@ public final class TelemetryClient: Sendable {
 
     // MARK: Processing
 
-    /// Appends in groups of at most this many events (group commit for durable caches).
-    private static let appendGroupSize = 512
+    /// An awaited send of the current append group, and its outcome when already known
+    /// (filtered, failed); nil means the group's append decides it.
+    private typealias Waiting = (continuation: CheckedContinuation<SendOutcome, Never>, outcome: SendOutcome?)
 
     private func process(_ items: [Intake.Item]) async {
         var events: [Event] = []
-        var waiting: [CheckedContinuation<Void, Never>] = []
-        events.reserveCapacity(min(items.count, Self.appendGroupSize))
+        var waiting: [Waiting] = []
+        events.reserveCapacity(min(items.count, appendGroupSize))
         var counters = Intake.Counters()
         // Opt-out: events that were queued when analytics were disabled are not processed.
         let droppingAll = features.analyticsDisabled
@@ -393,46 +429,66 @@ public final class TelemetryClient: Sendable {
             switch item {
             case .event(_, _, let continuation) where droppingAll:
                 features.countDropped(1)
-                continuation?.resume()
+                continuation?.resume(returning: .droppedByOptOut)
             case .event(let input, let seed, let continuation):
-                if let event = await finalizedEvent(input, seed: seed, counters: &counters) {
-                    events.append(event)
+                var outcome: SendOutcome?
+                switch await finalizedEvent(input, seed: seed, counters: &counters) {
+                case .event(let event): events.append(event)
+                case .dropped(let reason): outcome = reason
                 }
-                if let continuation { waiting.append(continuation) }
-                if events.count >= Self.appendGroupSize {
-                    await append(events)
-                    events.removeAll(keepingCapacity: true)
-                    for continuation in waiting { continuation.resume() }
-                    waiting.removeAll()
+                if let continuation { waiting.append((continuation, outcome)) }
+                if events.count >= appendGroupSize {
+                    await appendGroup(&events, resuming: &waiting)
                 }
             case .barrier(let continuation):
-                await append(events)
-                events.removeAll(keepingCapacity: true)
-                for continuation in waiting { continuation.resume() }
-                waiting.removeAll()
+                await appendGroup(&events, resuming: &waiting)
                 continuation.resume()
             }
         }
-        await append(events)
-        for continuation in waiting { continuation.resume() }
+        await appendGroup(&events, resuming: &waiting)
         intake.add(counters)
     }
 
+    /// Appends `events` and resumes the awaited sends among them with what happened.
+    private func appendGroup(_ events: inout [Event], resuming waiting: inout [Waiting]) async {
+        let heldFor = await append(events)
+        let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
+        for (continuation, known) in waiting {
+            continuation.resume(returning: known ?? outcome)
+        }
+        events.removeAll(keepingCapacity: true)
+        waiting.removeAll(keepingCapacity: true)
+    }
+
     /// Processes the single event of an inline `send` (see ``Intake/beginInline()``).
-    private func processInline(_ input: EventInput, seed: ContextSeed) async -> Intake.Counters {
+    private func processInline(_ input: EventInput, seed: ContextSeed) async -> (Intake.Counters, SendOutcome) {
         var counters = Intake.Counters()
         if features.analyticsDisabled {
             features.countDropped(1)
-        } else if let event = await finalizedEvent(input, seed: seed, counters: &counters) {
-            await append([event])
+            return (counters, .droppedByOptOut)
         }
-        return counters
+        switch await finalizedEvent(input, seed: seed, counters: &counters) {
+        case .event(let event):
+            let heldFor = await append([event])
+            return (counters, heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor))
+        case .dropped(let outcome):
+            return (counters, outcome)
+        }
     }
 
-    /// Runs one input through the pipeline and the after-processors transformations;
-    /// nil when it was filtered or a processor failed (counted and logged).
-    private func finalizedEvent(_ input: EventInput, seed: ContextSeed, counters: inout Intake.Counters) async -> Event?
-    {
+    /// The pipeline's result for one input.
+    private enum Finalized {
+        case event(Event)
+        /// Filtered or failed (counted and logged).
+        case dropped(SendOutcome)
+    }
+
+    /// Runs one input through the pipeline and the after-processors transformations.
+    private func finalizedEvent(
+        _ input: EventInput,
+        seed: ContextSeed,
+        counters: inout Intake.Counters
+    ) async -> Finalized {
         counters.processed += 1
         var context = EventContext(userIdentifier: seed.userIdentifier)
         if !seed.defaultParameters.isEmpty {
@@ -441,39 +497,43 @@ public final class TelemetryClient: Sendable {
         do {
             let processed = try await pipeline.process(input, context: context)
             let event = afterProcessors.isEmpty ? processed : await afterProcessors.run(on: processed, destination: nil)
-            if event == nil { counters.filtered += 1 }
-            return event
+            guard let event else {
+                counters.filtered += 1
+                return .dropped(.filtered)
+            }
+            return .event(event)
         } catch ProcessorError.eventFiltered {
             counters.filtered += 1
+            return .dropped(.filtered)
         } catch {
             counters.failed += 1  // the pipeline logged it
+            return .dropped(.processingFailed)
         }
-        return nil
     }
 
-    private func append(_ events: [Event]) async {
-        guard !events.isEmpty else { return }
+    /// Appends `events` to every destination's cache, or holds them in memory for a
+    /// destination whose cache fails (see ``CacheOverflow``); returns those destinations' ids.
+    private func append(_ events: [Event]) async -> [String] {
+        guard !events.isEmpty else { return [] }
+        var heldFor: [String] = []
         for dispatcher in dispatchers {
-            do {
-                try await dispatcher.destination.cache.append(events)
-                if dispatcher.recordAccepted(events.count) {
-                    await dispatcher.checkThreshold()
-                }
-            } catch {
-                await dispatcher.recordCacheFailure(events.count)
-                logger.log(
-                    .error,
-                    "destination '\(dispatcher.destination.id)': \(events.count) event(s) could not be cached: \(error)"
-                )
+            let result = await dispatcher.overflow.append(events)
+            if result.cached > 0, dispatcher.recordAccepted(result.cached) {
+                await dispatcher.checkThreshold()
             }
+            if result.held { heldFor.append(dispatcher.destination.id) }
         }
+        return heldFor
     }
 }
 
 /// Delivery state of one destination.
 public struct DeliveryStatus: Sendable, Hashable {
     public var destinationID: String
+    /// Events in the destination's cache.
     public var queued: Int
+    /// Events waiting in memory because the cache fails (see ``DeliveryPolicy/overflowLimit``).
+    public var heldInMemory: Int
     public var lastSuccess: Date?
     /// The delay chosen after the last failure; nil when not backing off.
     public var currentBackoff: Double?

@@ -29,10 +29,15 @@ public struct DestinationStats: Sendable, Hashable {
     public var evicted: Int = 0
     /// Event transmissions that failed and stay queued for a retry (counted per attempt).
     public var retried: Int = 0
-    /// Events that could not be written to the cache (logged).
+    /// Events whose append to the cache failed, so that they went to the in-memory overflow
+    /// (each counted once, however often it is retried; see ``DeliveryPolicy/overflowLimit``).
     public var cacheFailures: Int = 0
-    /// Events queued right now.
+    /// Events dropped, oldest first, because the in-memory overflow was full: lost.
+    public var overflowDropped: Int = 0
+    /// Events in the cache right now.
     public var queued: Int = 0
+    /// Events in the in-memory overflow right now, waiting for the cache to work again.
+    public var heldInMemory: Int = 0
 
     public init() {}
 }
@@ -66,8 +71,9 @@ public struct DeliveryReport: Sendable, Hashable {
 
 /// The result of a flush.
 public enum FlushResult: Sendable, Hashable {
-    /// Every destination's queue is empty.
+    /// Every destination's cache and in-memory overflow are empty.
     case complete
-    /// Some events are still queued (a destination asked to retry later).
+    /// Some events are still queued (a destination asked to retry later) or held in memory
+    /// (a cache fails); `remaining` counts both, over all destinations.
     case incomplete(remaining: Int)
 }
