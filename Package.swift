@@ -301,6 +301,54 @@ targets += [
     ),
 ]
 
+// MARK: AsyncHTTPClient connection (trait AsyncHTTPClient)
+
+// An HTTPConnection on swift-server's AsyncHTTPClient: a connection pool on SwiftNIO that
+// sees a server's close as it happens. The target always builds; without the trait it is
+// empty and async-http-client is never fetched (it adds minutes to a clean build).
+dependencies += [
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0")
+]
+
+targets += [
+    .target(
+        name: "TelemetryKitAsyncHTTPClient",
+        dependencies: [
+            "TelemetryKitHTTP",
+            .product(
+                name: "AsyncHTTPClient",
+                package: "async-http-client",
+                condition: .when(traits: ["AsyncHTTPClient"])
+            ),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+        ],
+        path: "Plugins/Transmitters/AsyncHTTPClient"
+    ),
+    .testTarget(
+        name: "TelemetryKitAsyncHTTPClientTests",
+        dependencies: [
+            "TelemetryKitAsyncHTTPClient",
+            "TelemetryKitHTTP",
+            "TelemetryKit",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+            .product(
+                name: "AsyncHTTPClient",
+                package: "async-http-client",
+                condition: .when(traits: ["AsyncHTTPClient"])
+            ),
+        ],
+        path: "Tests/TelemetryKitAsyncHTTPClientTests"
+    ),
+]
+
+// The HTTP transmitter's tests run their matrix over this connection too when the trait is on.
+if let httpTests = targets.first(where: { $0.name == "TelemetryKitHTTPTests" }) {
+    httpTests.dependencies.append(
+        .target(name: "TelemetryKitAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))
+    )
+}
+
 // (end of transmitters)
 
 // MARK: - Transformations (Plugins/Transformations)
@@ -571,6 +619,10 @@ let package = Package(
         .trait(
             name: "ServiceLifecycle",
             description: "TelemetryKitServiceLifecycle: run a TelemetryClient as a swift-service-lifecycle Service."
+        ),
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "TelemetryKitAsyncHTTPClient: an HTTPConnection on swift-server's async-http-client."
         ),
         .default(enabledTraits: []),
     ],

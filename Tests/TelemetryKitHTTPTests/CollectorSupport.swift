@@ -3,6 +3,44 @@ import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitHTTP
 import TelemetryKitTesting
+import Testing
+
+#if AsyncHTTPClient
+import TelemetryKitAsyncHTTPClient
+#endif
+
+/// The network layers the transmitter's tests run over: each test runs once per connection.
+enum TestConnection: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession
+    #if AsyncHTTPClient
+    case asyncHTTPClient
+    #endif
+
+    var testDescription: String { rawValue }
+
+    /// A new connection of this kind.
+    func make() -> any HTTPConnection {
+        switch self {
+        case .urlSession: return URLSessionHTTPConnection()
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: return AsyncHTTPClientConnection()
+        #endif
+        }
+    }
+
+    /// Whether a request sent on a kept-alive connection just as the server closes it fails
+    /// (and the dispatcher sends the batch again). AsyncHTTPClient does not re-send a POST by
+    /// itself; URLSession on Linux opens a connection per request, so no request races a
+    /// close, and Apple's URLSession re-sends such a request whole.
+    var requestRacingACloseFails: Bool {
+        switch self {
+        case .urlSession: return false
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: return true
+        #endif
+        }
+    }
+}
 
 /// Runs `body` with a fresh collector on an ephemeral loopback port, then shuts it down.
 func withCollector<Result>(
@@ -23,6 +61,7 @@ func withCollector<Result>(
 /// A transmitter posting to `collector` with namespace `test-ns`.
 func makeTransmitter(
     for collector: Collector,
+    connection: TestConnection = .urlSession,
     path: String = "",
     clock: any TelemetryClock = SystemClock(),
     logger: any Logging = SilentLogger(),
@@ -30,6 +69,11 @@ func makeTransmitter(
 ) throws -> HTTPEventTransmitter {
     var configuration = HTTPEventTransmitter.Configuration(apiBaseURL: collector.baseURL + path, namespace: "test-ns")
     configure(&configuration)
-    return try HTTPEventTransmitter(configuration: configuration, logger: logger, clock: clock)
+    return try HTTPEventTransmitter(
+        configuration: configuration,
+        connection: connection.make(),
+        logger: logger,
+        clock: clock
+    )
 }
 #endif

@@ -14,10 +14,15 @@ import Foundation
 /// Measures 10,000 queued events delivered to the loopback collector and prints the figure
 /// (the benchmark target is ≤ 1 s). Only the outcome is asserted, never the time.
 @Suite struct DeliveryThroughputTests {
-    @Test(arguments: [HTTPEventTransmitter.Compression.none, .gzip])
-    func tenThousandQueuedEventsReachTheCollector(compression: HTTPEventTransmitter.Compression) async throws {
+    @Test(arguments: TestConnection.allCases, [HTTPEventTransmitter.Compression.none, .gzip])
+    func tenThousandQueuedEventsReachTheCollector(
+        connection: TestConnection,
+        compression: HTTPEventTransmitter.Compression
+    ) async throws {
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector) { $0.compression = compression }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.compression = compression
+            }
             let cache = InMemoryEventCache(cacheLimit: 20_000)
             let events = (0..<10_000).map { Fixtures.event(number: $0, payload: Fixtures.defaultProcessorsPayload) }
             cache.appendNow(events)
@@ -44,7 +49,8 @@ import Foundation
             #expect(collector.requests.count == 100)
             let wire = collector.requests.reduce(0) { $0 + $1.rawBodyByteCount }
             print(
-                "10,000 queued events delivered to the loopback collector (\(compression)): \(elapsed), \(wire / 10_000) bytes/event on the wire"
+                "10,000 queued events delivered to the loopback collector (\(connection), \(compression)): "
+                    + "\(elapsed), \(wire / 10_000) bytes/event on the wire"
             )
             await client.shutdown()
         }

@@ -17,7 +17,8 @@ import Foundation
 @Suite struct FaultMatrixTests {
     static let eventCount = 10_000
 
-    @Test func everyEventArrivesDespiteFaults() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func everyEventArrivesDespiteFaults(connection: TestConnection) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // The durable queue the default destination uses.
@@ -40,7 +41,9 @@ import Foundation
                     ]
                 )
             )
-            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.wireFormat = .telemetryDeckWithEventIDs
+            }
             let reports = Locked([DeliveryReport]())
             let client = TelemetryClient(
                 configuration: .init(appID: "MATRIX-APP"),

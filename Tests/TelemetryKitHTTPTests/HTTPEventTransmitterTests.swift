@@ -17,16 +17,20 @@ import Foundation
 
     // MARK: Request shape
 
-    @Test(arguments: [
-        ("", "/v2/namespace/test-ns/"),
-        ("/", "/v2/namespace/test-ns/"),
-        ("/ingest", "/ingest/v2/namespace/test-ns/"),
-        ("/ingest/", "/ingest/v2/namespace/test-ns/"),
-        ("/a/b", "/a/b/v2/namespace/test-ns/"),
-    ])
-    func postsToTheComposedPath(basePath: String, expectedPath: String) async throws {
+    @Test(
+        arguments: TestConnection.allCases,
+        [
+            ("", "/v2/namespace/test-ns/"),
+            ("/", "/v2/namespace/test-ns/"),
+            ("/ingest", "/ingest/v2/namespace/test-ns/"),
+            ("/ingest/", "/ingest/v2/namespace/test-ns/"),
+            ("/a/b", "/a/b/v2/namespace/test-ns/"),
+        ]
+    )
+    func postsToTheComposedPath(connection: TestConnection, paths: (base: String, expected: String)) async throws {
+        let (basePath, expectedPath) = paths
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector, path: basePath)
+            let transmitter = try makeTransmitter(for: collector, connection: connection, path: basePath)
             #expect(await transmitter.transmit(batch) == .delivered)
             let request = try #require(collector.requests.first)
             #expect(request.method == "POST")
@@ -35,9 +39,12 @@ import Foundation
         }
     }
 
-    @Test func sendsJSONHeadersAndConfiguredExtras() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func sendsJSONHeadersAndConfiguredExtras(connection: TestConnection) async throws {
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector) { $0.additionalHeaders = ["X-Api-Key": "secret-1"] }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.additionalHeaders = ["X-Api-Key": "secret-1"]
+            }
             #expect(await transmitter.transmit(batch) == .delivered)
             let headers = try #require(collector.requests.first).headers
             #expect(headers["content-type"] == "application/json")
@@ -47,9 +54,10 @@ import Foundation
         }
     }
 
-    @Test func bodyIsTheJSONArrayOfTheBatch() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func bodyIsTheJSONArrayOfTheBatch(connection: TestConnection) async throws {
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .delivered)
             let request = try #require(collector.requests.first)
             let body = try #require(try JSONValue.parse(request.body).array)
@@ -68,9 +76,10 @@ import Foundation
         }
     }
 
-    @Test func theGoldenBatchPassesTheStrictCollectorByteForByte() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func theGoldenBatchPassesTheStrictCollectorByteForByte(connection: TestConnection) async throws {
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(TelemetryDeckWireTests.events) == .delivered)
             let request = try #require(collector.requests.first)
             #expect(request.status == 200)
@@ -81,9 +90,12 @@ import Foundation
         }
     }
 
-    @Test func eventIDsReachACollectorThatExpectsThem() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func eventIDsReachACollectorThatExpectsThem(connection: TestConnection) async throws {
         try await withCollector(wireFormat: .telemetryDeckWithEventIDs) { collector in
-            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.wireFormat = .telemetryDeckWithEventIDs
+            }
             #expect(await transmitter.transmit(batch) == .delivered)
             #expect(collector.requests.first?.eventIDs == batch.map(\.id))
             #expect(collector.events.map(\.id) == batch.map(\.id))
@@ -91,11 +103,14 @@ import Foundation
         }
     }
 
-    @Test func aWireRegressionIsRefusedWithTheEventAndTheMember() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func aWireRegressionIsRefusedWithTheEventAndTheMember(connection: TestConnection) async throws {
         // Ids sent to a receiver that speaks only TelemetryDeck's form: the strict collector
         // answers 400 like the service would, and a 400 drops the batch for good.
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.wireFormat = .telemetryDeckWithEventIDs
+            }
             let outcome = await transmitter.transmit(batch)
             guard case .rejected(let reason) = outcome else {
                 Issue.record("expected a rejection, got \(outcome)")
@@ -107,10 +122,11 @@ import Foundation
         }
     }
 
-    @Test func gzipBodiesRoundTrip() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func gzipBodiesRoundTrip(connection: TestConnection) async throws {
         try await withCollector { collector in
             let events = (0..<50).map { Fixtures.event(number: $0, payload: Fixtures.defaultProcessorsPayload) }
-            let transmitter = try makeTransmitter(for: collector) { $0.compression = .gzip }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) { $0.compression = .gzip }
             #expect(await transmitter.transmit(events) == .delivered)
             let request = try #require(collector.requests.first)
             #expect(request.headers["content-encoding"] == "gzip")
@@ -120,9 +136,10 @@ import Foundation
         }
     }
 
-    @Test func anEmptyBatchSendsNothing() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func anEmptyBatchSendsNothing(connection: TestConnection) async throws {
         try await withCollector { collector in
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit([]) == .delivered)
             #expect(collector.requests.isEmpty)
         }
@@ -130,57 +147,59 @@ import Foundation
 
     // MARK: Status rules
 
-    @Test(arguments: [200, 201, 202, 204])
-    func successStatusesDeliver(code: Int) async throws {
+    @Test(arguments: TestConnection.allCases, [200, 201, 202, 204])
+    func successStatusesDeliver(connection: TestConnection, code: Int) async throws {
         try await withCollector { collector in
             collector.script([.status(code)])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .delivered)
         }
     }
 
-    @Test(arguments: [400, 401, 403, 404, 422, 501, 505])
-    func permanentErrorsReject(code: Int) async throws {
+    @Test(arguments: TestConnection.allCases, [400, 401, 403, 404, 422, 501, 505])
+    func permanentErrorsReject(connection: TestConnection, code: Int) async throws {
         try await withCollector { collector in
             collector.script([.status(code, body: "refused: reason \(code)")])
-            let outcome = try await makeTransmitter(for: collector).transmit(batch)
+            let outcome = try await makeTransmitter(for: collector, connection: connection).transmit(batch)
             #expect(outcome == .rejected(RejectionReason("refused: reason \(code)", statusCode: code)))
         }
     }
 
-    @Test func rejectionWithoutBodyUsesTheStandardPhrase() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func rejectionWithoutBodyUsesTheStandardPhrase(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(401, body: "")])
-            let outcome = try await makeTransmitter(for: collector).transmit(batch)
+            let outcome = try await makeTransmitter(for: collector, connection: connection).transmit(batch)
             #expect(outcome == .rejected(RejectionReason("Unauthorized", statusCode: 401)))
         }
     }
 
-    @Test func payloadTooLargeAsksForASplit() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func payloadTooLargeAsksForASplit(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.setMaximumBatchSize(1)
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .payloadTooLarge)
             #expect(collector.requests.first?.status == 413)
             #expect(collector.events.isEmpty)
         }
     }
 
-    @Test(arguments: [301, 302, 307, 308, 408, 410, 418, 429, 500, 502, 503, 504, 599])
-    func everythingElseRetries(code: Int) async throws {
+    @Test(arguments: TestConnection.allCases, [301, 302, 307, 308, 408, 410, 418, 429, 500, 502, 503, 504, 599])
+    func everythingElseRetries(connection: TestConnection, code: Int) async throws {
         try await withCollector { collector in
             collector.script([.status(code)])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
         }
     }
 
-    @Test(arguments: [301, 302, 307, 308])
-    func redirectsAreNotFollowed(code: Int) async throws {
+    @Test(arguments: TestConnection.allCases, [301, 302, 307, 308])
+    func redirectsAreNotFollowed(connection: TestConnection, code: Int) async throws {
         try await withCollector { collector in
             let elsewhere = collector.baseURL + "/elsewhere/v2/namespace/test-ns/"
             collector.script([.status(code, headers: ["Location": elsewhere])])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
             // Only the original request arrived: the client did not follow the Location.
             #expect(collector.requests.map(\.path) == ["/v2/namespace/test-ns/"])
@@ -189,84 +208,107 @@ import Foundation
 
     // MARK: Retry-After
 
-    @Test(arguments: [(429, "7", 7.0), (503, "120", 120), (503, "0", 0)])
-    func retryAfterSecondsIsHonoured(code: Int, header: String, expected: Double) async throws {
+    @Test(arguments: TestConnection.allCases, [(429, "7", 7.0), (503, "120", 120), (503, "0", 0)])
+    func retryAfterSecondsIsHonoured(
+        connection: TestConnection,
+        answer: (code: Int, header: String, expected: Double)
+    ) async throws {
+        let (code, header, expected) = answer
         try await withCollector { collector in
             collector.script([.status(code, retryAfter: header)])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .retry(after: expected))
         }
     }
 
-    @Test(arguments: [
-        ("Mon, 01 Jan 2024 00:02:00 GMT", 120.0),
-        ("Monday, 01-Jan-24 00:00:45 GMT", 45),
-        ("Sun, 31 Dec 2023 23:59:00 GMT", 0),
-    ])
-    func retryAfterHTTPDateIsHonoured(header: String, expected: Double) async throws {
+    @Test(
+        arguments: TestConnection.allCases,
+        [
+            ("Mon, 01 Jan 2024 00:02:00 GMT", 120.0),
+            ("Monday, 01-Jan-24 00:00:45 GMT", 45),
+            ("Sun, 31 Dec 2023 23:59:00 GMT", 0),
+        ]
+    )
+    func retryAfterHTTPDateIsHonoured(
+        connection: TestConnection,
+        answer: (header: String, expected: Double)
+    ) async throws {
+        let (header, expected) = answer
         try await withCollector { collector in
             collector.script([.status(503, retryAfter: header)])
             // ManualClock starts at 2024-01-01T00:00:00Z.
-            let transmitter = try makeTransmitter(for: collector, clock: ManualClock())
+            let transmitter = try makeTransmitter(for: collector, connection: connection, clock: ManualClock())
             #expect(await transmitter.transmit(batch) == .retry(after: expected))
         }
     }
 
-    @Test func retryAfterIsCappedByTheConfiguredMaximum() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func retryAfterIsCappedByTheConfiguredMaximum(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(429, retryAfter: "999999")])
-            let transmitter = try makeTransmitter(for: collector) { $0.maximumRetryAfter = 600 }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) { $0.maximumRetryAfter = 600 }
             #expect(await transmitter.transmit(batch) == .retry(after: 600))
         }
     }
 
-    @Test(arguments: [500, 502])
-    func retryAfterIsIgnoredOnOtherStatuses(code: Int) async throws {
+    @Test(arguments: TestConnection.allCases, [500, 502])
+    func retryAfterIsIgnoredOnOtherStatuses(connection: TestConnection, code: Int) async throws {
         try await withCollector { collector in
             collector.script([.status(code, retryAfter: "30")])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
         }
     }
 
-    @Test func unparseableRetryAfterFallsBackToBackoff() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func unparseableRetryAfterFallsBackToBackoff(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(503, retryAfter: "later, maybe")])
-            let transmitter = try makeTransmitter(for: collector)
+            let transmitter = try makeTransmitter(for: collector, connection: connection)
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
         }
     }
 
     // MARK: Overrides
 
-    @Test func overrideRetriesAForbiddenBatch() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func overrideRetriesAForbiddenBatch(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(403)])
-            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [403: .retry] }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.customRetryForStatusCodes = [403: .retry]
+            }
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
         }
     }
 
-    @Test func overrideDropsAServerErrorBatch() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func overrideDropsAServerErrorBatch(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(500, body: "boom")])
-            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [500: .drop] }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.customRetryForStatusCodes = [500: .drop]
+            }
             #expect(await transmitter.transmit(batch) == .rejected(RejectionReason("boom", statusCode: 500)))
         }
     }
 
-    @Test func overrideCanDropInsteadOfSplitting() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func overrideCanDropInsteadOfSplitting(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(413, body: "too big")])
-            let transmitter = try makeTransmitter(for: collector) { $0.customRetryForStatusCodes = [413: .drop] }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.customRetryForStatusCodes = [413: .drop]
+            }
             #expect(await transmitter.transmit(batch) == .rejected(RejectionReason("too big", statusCode: 413)))
         }
     }
 
-    @Test func overrideRetryStillReadsRetryAfterOn503() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func overrideRetryStillReadsRetryAfterOn503(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([.status(503, retryAfter: "5"), .status(200)])
-            let transmitter = try makeTransmitter(for: collector) {
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
                 $0.customRetryForStatusCodes = [503: .retry, 200: .drop]
             }
             #expect(await transmitter.transmit(batch) == .retry(after: 5))
@@ -277,20 +319,26 @@ import Foundation
 
     // MARK: Network failures
 
-    @Test func timeoutRetries() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func timeoutRetries(connection: TestConnection) async throws {
         try await withCollector { collector in
             collector.script([Fault.accept.delayed(by: 5)])
             let logger = RecordingLogger()
-            let transmitter = try makeTransmitter(for: collector, logger: logger) { $0.timeout = 1 }
+            let transmitter = try makeTransmitter(for: collector, connection: connection, logger: logger) {
+                $0.timeout = 1
+            }
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
             #expect(logger.messages(at: .info).count == 1)
         }
     }
 
-    @Test func connectionClosedMidResponseRetriesAlthoughTheEventsArrived() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func connectionClosedMidResponseRetriesAlthoughTheEventsArrived(connection: TestConnection) async throws {
         try await withCollector(wireFormat: .telemetryDeckWithEventIDs) { collector in
             collector.script([.closeMidResponse])
-            let transmitter = try makeTransmitter(for: collector) { $0.wireFormat = .telemetryDeckWithEventIDs }
+            let transmitter = try makeTransmitter(for: collector, connection: connection) {
+                $0.wireFormat = .telemetryDeckWithEventIDs
+            }
             #expect(await transmitter.transmit(batch) == .retry(after: nil))
             #expect(collector.events.map(\.id) == batch.map(\.id))
             #expect(collector.requests.first?.answerLost == true)
@@ -301,17 +349,19 @@ import Foundation
         }
     }
 
-    @Test func connectionRefusedRetries() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func connectionRefusedRetries(connection: TestConnection) async throws {
         let collector = try await Collector.start()
-        let transmitter = try makeTransmitter(for: collector)
+        let transmitter = try makeTransmitter(for: collector, connection: connection)
         await collector.shutdown()
         #expect(await transmitter.transmit(batch) == .retry(after: nil))
     }
 
-    @Test func networkFailuresAreLoggedAtInfo() async throws {
+    @Test(arguments: TestConnection.allCases)
+    func networkFailuresAreLoggedAtInfo(connection: TestConnection) async throws {
         let collector = try await Collector.start()
         let logger = RecordingLogger()
-        let transmitter = try makeTransmitter(for: collector, logger: logger)
+        let transmitter = try makeTransmitter(for: collector, connection: connection, logger: logger)
         await collector.shutdown()
         _ = await transmitter.transmit(batch)
         let messages = logger.messages(at: .info)
