@@ -13,6 +13,16 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
 ]
 
+// MARK: - Documentation (swift-docc-plugin, only for `.ci/docs`)
+
+// The DocC plugin is added only when TELEMETRYKIT_DOCS is set (`.ci/docs` sets it), so a
+// consumer of this package never resolves or fetches it.
+if Context.environment["TELEMETRYKIT_DOCS"] != nil {
+    dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
+
+// (end of documentation)
+
 // MARK: - Core
 
 var targets: [Target] = [

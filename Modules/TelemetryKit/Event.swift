@@ -126,7 +126,7 @@ public struct Event: Sendable, Identifiable {
     }
 
     /// Sets (or, with nil, removes) one payload value. Neither dictionary layer is copied:
-    /// the change is recorded as an edit on top of them (up to ``PayloadEdit/limit`` keys,
+    /// the change is recorded as an edit on top of them (up to `PayloadEdit.limit` keys,
     /// then the layers are merged into one).
     @inlinable
     public mutating func setPayloadValue(_ value: PayloadValue?, forKey key: String) {

@@ -2,7 +2,7 @@
 ///
 /// Sessions rotate, durations leave out background time, and the client saves its state and
 /// sends its queue only when its `AppLifecycle` hears about the app going to the background
-/// and coming back. On Apple platforms ``SystemLifecycleEventSource`` reports the system's
+/// and coming back. On Apple platforms `SystemLifecycleEventSource` reports the system's
 /// notifications (UIKit, AppKit, WatchKit) and `Telemetry.initialize` connects it. Adopt the
 /// protocol for anything else that knows: SwiftUI's `scenePhase`, an app extension's host
 /// notifications, or a test.

@@ -87,7 +87,7 @@ extension Telemetry {
     // MARK: Navigation
 
     /// Sends `TelemetryDeck.Navigation.pathChanged` from `source` to `destination`, and
-    /// remembers `destination` for ``navigationPathChanged(to:customUserID:)``.
+    /// remembers `destination` for `navigationPathChanged(to:customUserID:)`.
     public static func navigationPathChanged(
         from source: String,
         to destination: String,

@@ -4,7 +4,7 @@ extension Telemetry {
     private static let importer = Locked(TelemetryDeckImporter.standard)
 
     /// Where the next `initialize` gets app lifecycle signals from: by default the system's
-    /// notifications on Apple platforms (``SystemLifecycleEventSource``) and none elsewhere.
+    /// notifications on Apple platforms (`SystemLifecycleEventSource`) and none elsewhere.
     ///
     /// Set it before `initialize` to use another source (an app extension's, SwiftUI's
     /// `scenePhase`), or to nil to drive `Telemetry.client?.lifecycle` by hand. Without

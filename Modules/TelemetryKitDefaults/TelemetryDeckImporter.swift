@@ -19,10 +19,10 @@ public import Foundation
 ///
 /// What is adopted, from TelemetryDeck's storage (on Apple platforms the `UserDefaults` suite
 /// `com.telemetrydeck.` + the last 12 hex digits of SHA-256(app id)):
-/// - the persisted user id (`defaultUserIdentifier`) becomes ``UserIdentifierProcessor``'s
+/// - the persisted user id (`defaultUserIdentifier`) becomes `UserIdentifierProcessor`'s
 ///   installation identifier, so events keep their `clientUser`;
 /// - the sessions, deleted-session count, first-session date and days of use become
-///   ``SessionTrackingProcessor``'s history: the user is no new install (no
+///   `SessionTrackingProcessor`'s history: the user is no new install (no
 ///   `newInstallDetected`) and the retention counts go on from there. Any of TelemetryDeck's
 ///   keys (an `installID` alone, say) is enough to mark the install as known.
 ///

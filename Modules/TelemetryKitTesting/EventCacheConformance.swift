@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The behaviour every ``EventCaching`` backend must show, as runnable checks.
+/// The behaviour every `EventCaching` backend must show, as runnable checks.
 ///
 /// Give it a factory that makes a fresh, empty cache with a given limit (and, for a durable
 /// backend, a closure that opens the same storage again), then run each check — one test per

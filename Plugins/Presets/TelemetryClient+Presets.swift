@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// The stateless presets are event inputs (`client.event(.leadStarted(leadID: "42"))`);
 /// these two need to remember something: the last navigation destination, and the
-/// durations that run (in the client's ``TelemetryClient/durations`` tracker, persisted in
+/// durations that run (in the client's `durations` tracker, persisted in
 /// its storage and aware of time in the background).
 extension TelemetryClient {
     /// Sends `TelemetryDeck.Navigation.pathChanged` from `source` to `destination`

@@ -65,6 +65,7 @@ public struct TransformationConfiguration: Sendable {
 
     /// Adds every entry of a JSON settings array (see ``TransformationSettings/decode(json:)``).
     ///
+    /// - Parameter data: the UTF-8 JSON array of settings entries.
     /// - Parameter lenient: when true, invalid entries are skipped and returned as errors;
     ///   when false, the first invalid entry throws and nothing is added.
     /// - Returns: the errors of skipped entries (always empty when not lenient).

@@ -1,13 +1,13 @@
 public import TelemetryKit
 
 extension TransformationScope {
-    /// The spec's name for ``afterProcessors``: after all collectors (processors) ran.
+    /// The spec's name for `afterProcessors`: after all collectors (processors) ran.
     public static var afterCollectors: TransformationScope { .afterProcessors }
 
-    /// The spec's name for ``allDestinations``.
+    /// The spec's name for `allDestinations`.
     public static var allDispatchers: TransformationScope { .allDestinations }
 
-    /// The spec's name for ``destinations(_:)``: the listed destination ids only.
+    /// The spec's name for `destinations(_:)`: the listed destination ids only.
     public static func dispatchers(_ ids: [String]) -> TransformationScope {
         .destinations(Set(ids))
     }
@@ -54,7 +54,7 @@ public enum TransformationPoint: Sendable, Hashable, CustomStringConvertible {
     /// Just before transmission to the destination with this id.
     case destination(String)
 
-    /// The point for the `destination` argument of ``EventTransformation/transform(_:destination:)``.
+    /// The point for the `destination` argument of `EventTransformation.transform(_:destination:)`.
     public init(destination: String?) {
         self = destination.map(TransformationPoint.destination) ?? .afterProcessors
     }

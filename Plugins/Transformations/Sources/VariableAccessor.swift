@@ -3,7 +3,7 @@ public import TelemetryKit
 /// Names a value of an event: a payload key, or the event's name.
 ///
 /// Variables are payload keys; the key ``eventName`` (`"event_name"`) addresses the event's
-/// name (``Event/type``) instead of a payload entry.
+/// name (`Event.type`) instead of a payload entry.
 ///
 /// ```swift
 /// SetDataValuesSettingsBuilder(id: "copy-email").setFrom(.key("raw_email"), to: .key("email"))
