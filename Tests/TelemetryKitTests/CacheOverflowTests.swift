@@ -1,6 +1,5 @@
 import Foundation
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitTesting
 import Testing
 
