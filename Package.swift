@@ -162,7 +162,6 @@ targets += [
 
 // MARK: - Storage (Plugins/Storage/<Name>)
 
-
 targets += [
     .target(
         name: "TelemetryKitFileStorageSupport",

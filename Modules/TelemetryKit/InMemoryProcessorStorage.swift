@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
