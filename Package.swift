@@ -21,8 +21,6 @@ if Context.environment["TELEMETRYKIT_DOCS"] != nil {
     dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }
 
-// (end of documentation)
-
 // MARK: - Core
 
 var targets: [Target] = [
@@ -52,93 +50,36 @@ var defaultPluginModules: [Target.Dependency] = []
 
 // MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
 
-// MARK: Processors, group A (PreviewFilter, DefaultParameters, DefaultPrefix, Validation, TestMode, UserIdentifier, AppInfo)
-
-/// One group A processor: the library `TelemetryKit<name>` in Plugins/Processors/<name>, and its tests.
-func groupAProcessor(_ name: String, extraTestDependencies: [Target.Dependency] = []) -> [Target] {
+/// A processor plugin: the library `TelemetryKit<name>` in Plugins/Processors/<name>, and its
+/// tests in Tests/TelemetryKit<name>Tests.
+func processor(_ name: String, extraTestDependencies: [Target.Dependency] = []) -> [Target] {
     [
-        .target(
-            name: "TelemetryKit\(name)",
-            dependencies: ["TelemetryKit"],
-            path: "Plugins/Processors/\(name)"
-        ),
+        .target(name: "TelemetryKit\(name)", dependencies: ["TelemetryKit"], path: "Plugins/Processors/\(name)"),
         .testTarget(
             name: "TelemetryKit\(name)Tests",
-            dependencies: [
-                .target(name: "TelemetryKit\(name)"),
-                "TelemetryKit",
-                "TelemetryKitTesting",
-            ] + extraTestDependencies,
+            dependencies: [.target(name: "TelemetryKit\(name)"), "TelemetryKit", "TelemetryKitTesting"]
+                + extraTestDependencies,
             path: "Tests/TelemetryKit\(name)Tests"
         ),
     ]
 }
 
-targets += groupAProcessor("PreviewFilter")
+// In the order of the default pipeline, then the optional ones.
+targets += processor("PreviewFilter")
 // The defaults are custom parameters: their tests check that DefaultPrefix then prefixes them.
-targets += groupAProcessor("DefaultParameters", extraTestDependencies: ["TelemetryKitDefaultPrefix"])
-targets += groupAProcessor("DefaultPrefix")
-targets += groupAProcessor("Validation")
-targets += groupAProcessor("TestMode")
-targets += groupAProcessor("UserIdentifier")
-targets += groupAProcessor("AppInfo")
-
-// (end of group A)
-
-// MARK: Processors, group B (SessionTracking)
-
-targets += [
-    .target(
-        name: "TelemetryKitSessionTracking",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Processors/SessionTracking"
-    ),
-    .testTarget(
-        name: "TelemetryKitSessionTrackingTests",
-        dependencies: ["TelemetryKitSessionTracking", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitSessionTrackingTests"
-    ),
-]
-
-// (end of group B)
-
-// MARK: Processors, group C (Device, Locale, Calendar, Accessibility, TrialConversion)
-
-for name in ["Device", "Locale", "Calendar", "Accessibility", "TrialConversion"] {
-    targets += [
-        .target(
-            name: "TelemetryKit\(name)",
-            dependencies: ["TelemetryKit"],
-            path: "Plugins/Processors/\(name)"
-        ),
-        .testTarget(
-            name: "TelemetryKit\(name)Tests",
-            dependencies: [
-                .target(name: "TelemetryKit\(name)"), "TelemetryKitTesting",
-            ],
-            path: "Tests/TelemetryKit\(name)Tests"
-        ),
-    ]
-}
-
-// (end of group C)
-
-// MARK: Processors, group D (Consent)
-
-targets += [
-    .target(
-        name: "TelemetryKitConsent",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Processors/Consent"
-    ),
-    .testTarget(
-        name: "TelemetryKitConsentTests",
-        dependencies: ["TelemetryKitConsent", "TelemetryKit", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitConsentTests"
-    ),
-]
-
-// (end of group D)
+targets += processor("DefaultParameters", extraTestDependencies: ["TelemetryKitDefaultPrefix"])
+targets += processor("DefaultPrefix")
+targets += processor("Validation")
+targets += processor("TestMode")
+targets += processor("UserIdentifier")
+targets += processor("SessionTracking")
+targets += processor("Device")
+targets += processor("AppInfo")
+targets += processor("Locale")
+targets += processor("Calendar")
+targets += processor("Accessibility")
+targets += processor("TrialConversion")
+targets += processor("Consent")
 
 // MARK: - Presets (Plugins/Presets): TelemetryDeck v3's preset events, keys and durations
 
@@ -193,8 +134,6 @@ targets += [
         path: "Tests/TelemetryKitFileStorageTests"
     ),
 ]
-
-// (end of storage)
 
 // MARK: - Caches (Plugins/Caches/<Name>)
 
@@ -270,8 +209,6 @@ targets += [
         path: "Tests/TelemetryKitCacheDurabilityTests"
     ),
 ]
-
-// (end of caches)
 
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
 
@@ -358,8 +295,6 @@ if let httpTests = targets.first(where: { $0.name == "TelemetryKitHTTPTests" }) 
     )
 }
 
-// (end of transmitters)
-
 // MARK: - Transformations (Plugins/Transformations)
 
 targets += [
@@ -376,8 +311,6 @@ targets += [
         path: "Tests/TelemetryKitTransformationsTests"
     ),
 ]
-
-// (end of transformations)
 
 // MARK: - JavaScript transformer (Plugins/Transformations/JavaScript)
 
@@ -411,8 +344,6 @@ targets += [
         path: "Tests/TelemetryKitJavaScriptTests"
     ),
 ]
-
-// (end of javascript)
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
@@ -468,8 +399,6 @@ targets += [
     ),
 ]
 
-// (end of composable analytics and bridges)
-
 // MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
 
 // A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
@@ -507,8 +436,6 @@ targets += [
         path: "Tests/TelemetryKitServiceLifecycleTests"
     ),
 ]
-
-// (end of server lifecycle)
 
 // MARK: - Tools (trait Tools: collector, CLI)
 
@@ -564,8 +491,6 @@ targets += [
     ),
 ]
 
-// (end of tools)
-
 // MARK: - Assembly
 
 defaultPluginModules += [
@@ -604,20 +529,27 @@ targets += [
     ),
 ]
 
-/// Executables that exist for tests only and are not products.
-let testOnlyExecutables: Set<String> = ["TopLevelAwaitCheck"]
+/// What an app can depend on. Support libraries (`TelemetryKitCacheSupport`,
+/// `TelemetryKitFileStorageSupport`), system-library shims and test executables are not
+/// products: they are reached through the products that use them.
+let libraryProducts: [String] = [
+    "TelemetryKit", "TelemetryKitDefaults", "TelemetryKitPresets", "TelemetryKitTesting",
+    "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix", "TelemetryKitValidation",
+    "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking", "TelemetryKitDevice",
+    "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
+    "TelemetryKitTrialConversion", "TelemetryKitConsent",
+    "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
+    "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
+    "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
+    "TelemetryKitTransformations", "TelemetryKitJavaScript",
+    "TelemetryKitComposable", "TelemetryKitSwiftLog", "TelemetryKitServiceLifecycle", "TelemetryKitCollector",
+]
 
 let package = Package(
     name: "TelemetryKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
-    products: targets.compactMap { target -> Product? in
-        switch target.type {
-        case .regular: return .library(name: target.name, targets: [target.name])
-        case .executable where !testOnlyExecutables.contains(target.name):
-            return .executable(name: target.name, targets: [target.name])
-        default: return nil
-        }
-    },
+    products: libraryProducts.map { .library(name: $0, targets: [$0]) }
+        + [.executable(name: "telemetrykit", targets: ["telemetrykit"])],
     traits: [
         .trait(
             name: "Tools",
