@@ -31,9 +31,17 @@ public final class SerialTaskQueue: Sendable {
         }
     }
 
-    /// Waits until everything scheduled so far finished.
+    /// Waits until the queue is idle: everything scheduled so far finished, and so did
+    /// whatever those operations (or others meanwhile) scheduled before it ran dry.
     public func drain() async {
-        let last = tail.current
-        await last?.value
+        while let last = tail.current {
+            await last.value
+            let idle = tail.withLock { tail -> Bool in
+                guard tail == last else { return false }
+                tail = nil
+                return true
+            }
+            if idle { return }
+        }
     }
 }

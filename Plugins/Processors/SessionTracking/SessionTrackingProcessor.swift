@@ -57,7 +57,7 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
     private let injectedClock: (any TelemetryClock)?
     private let calendar: CalendarDays
     private let state: Locked<State>
-    private let work = SerialWork()
+    private let work = SerialTaskQueue()
     private let attachment = Locked<Attachment?>(nil)
 
     private struct Attachment {
