@@ -301,7 +301,7 @@ targets += [
     .target(
         name: "TelemetryKitTransformations",
         dependencies: ["TelemetryKit"],
-        path: "Plugins/Transformations/Sources"
+        path: "Plugins/Transformations/Engine"
     ),
     .testTarget(
         name: "TelemetryKitTransformationsTests",
