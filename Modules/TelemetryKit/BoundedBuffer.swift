@@ -1,7 +1,7 @@
 /// A FIFO buffer with a fixed capacity that drops its oldest element when full.
 ///
 /// Used for events sent before a client (or the facade) has started.
-public struct BoundedBuffer<Element> {
+package struct BoundedBuffer<Element> {
     /// The most elements kept.
     public let capacity: Int
     private var storage: [Element] = []

@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// ISO 8601 timestamps in UTC with millisecond precision (`2024-06-15T14:00:00.123Z`).
 ///
 /// Formatting is done by hand from the civil date: it is several times faster than a
 /// format style and needs no locale data.
-public enum ISO8601 {
+package enum ISO8601 {
     /// `date` truncated to whole milliseconds, the precision events are stored and sent with.
     public static func truncatedToMilliseconds(_ date: Date) -> Date {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)

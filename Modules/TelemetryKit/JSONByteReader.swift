@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// A minimal strict JSON reader over UTF-8 bytes: events (``EventJSONCodec``), cache records,
@@ -10,7 +10,7 @@ public import Foundation
 /// Reads the pieces `EventJSONCodec` and the JSON-lines journal need (objects, strings,
 /// numbers, literals, UUIDs) without building an intermediate tree. Use it only while the
 /// buffer it reads is alive (inside `withUnsafeBytes`).
-public struct JSONByteReader {
+package struct JSONByteReader {
     private let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
     public private(set) var offset: Int

@@ -5,7 +5,7 @@ import Crypto
 #endif
 
 /// Lowercase hex SHA-256 digests.
-public enum SHA256Hex {
+package enum SHA256Hex {
     /// The lowercase hex SHA-256 digest of the UTF-8 bytes of `string`.
     public static func digest(_ string: String) -> String {
         let digest = SHA256.hash(data: Array(string.utf8))

@@ -7,7 +7,7 @@
 /// let writes = SerialTaskQueue()
 /// writes.enqueue { await storage.set(snapshot, forKey: "state") }   // later writes wait
 /// ```
-public final class SerialTaskQueue: Sendable {
+package final class SerialTaskQueue: Sendable {
     private let tail = Locked<Task<Void, Never>?>(nil)
 
     public init() {}
