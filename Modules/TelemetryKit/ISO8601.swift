@@ -16,10 +16,18 @@ public enum ISO8601 {
         return Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
-    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
+    /// The dates with a four-digit year, 0000-01-01T00:00:00.000Z through
+    /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let writableMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC (the Unix epoch for a date outside
+    /// the four-digit years).
     public static func string(from date: Date) -> String {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 1e15 else { return "1970-01-01T00:00:00.000Z" }
+        // Four-digit years only: a later date would be written with its year cut to four digits.
+        guard totalMilliseconds.isFinite, Double(Self.writableMilliseconds.lowerBound) <= totalMilliseconds,
+            totalMilliseconds <= Double(Self.writableMilliseconds.upperBound)
+        else { return "1970-01-01T00:00:00.000Z" }
         let millisTotal = Int64(totalMilliseconds)
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000
@@ -96,6 +104,8 @@ public enum ISO8601 {
         let days = daysFromCivil(year: year, month: month, day: day)
         let totalMilliseconds =
             (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(milliseconds)
+        // A leap second on 9999-12-31 falls in year 10000, which `string(from:)` cannot write.
+        guard writableMilliseconds.contains(totalMilliseconds) else { return nil }
         return Date(timeIntervalSince1970: Double(totalMilliseconds) / 1000)
     }
 
