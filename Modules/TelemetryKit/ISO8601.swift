@@ -20,14 +20,20 @@ public enum ISO8601 {
     /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
     static let writableMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
+    /// Whether `string(from:)` writes `date` as it is: a reader refuses other dates rather than
+    /// let them come back as another date after a round trip through a cache or the wire.
+    public static func canWrite(_ date: Date) -> Bool {
+        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return totalMilliseconds.isFinite && Double(writableMilliseconds.lowerBound) <= totalMilliseconds
+            && totalMilliseconds <= Double(writableMilliseconds.upperBound)
+    }
+
     /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC (the Unix epoch for a date outside
     /// the four-digit years).
     public static func string(from date: Date) -> String {
-        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         // Four-digit years only: a later date would be written with its year cut to four digits.
-        guard totalMilliseconds.isFinite, Double(Self.writableMilliseconds.lowerBound) <= totalMilliseconds,
-            totalMilliseconds <= Double(Self.writableMilliseconds.upperBound)
-        else { return "1970-01-01T00:00:00.000Z" }
+        guard canWrite(date) else { return "1970-01-01T00:00:00.000Z" }
+        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let millisTotal = Int64(totalMilliseconds)
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000

@@ -27,4 +27,24 @@ struct FuzzRegressionTests {
         let error = #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(Array(line.utf8)) }
         #expect(error?.description.contains("receivedAt '9999-12-31T23:59:60.9999Z' is not an ISO 8601") == true)
     }
+
+    /// FuzzIngestRequest (150 s): `receivedAt` may also be seconds since 1970, and any number
+    /// was taken. 300000000000002.25 s is in year 9,508,389; written back it became the epoch.
+    @Test func aNumericTimestampOutsideTheFourDigitYearsIsRefused() throws {
+        func line(_ receivedAt: String) -> [UInt8] {
+            Array(
+                (#"{"id":"0A1B2C3D-0000-4000-8000-000000000001","appID":"A","type":"T","clientUser":"c","#
+                    + #""receivedAt":\#(receivedAt)}"#).utf8
+            )
+        }
+        let error = #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(line("300000000000002.25")) }
+        #expect(error?.description.contains("receivedAt 300000000000002.25 is outside the years 0000 to 9999") == true)
+        #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(line("-1e308")) }
+        #expect(throws: EventJSONCodecError.self) { try EventJSONCodec.decode(line("253402300800")) }
+
+        let last = try EventJSONCodec.decode(line("253402300799.999"))
+        #expect(ISO8601.string(from: last.receivedAt) == "9999-12-31T23:59:59.999Z")
+        let ordinary = try EventJSONCodec.decode(line("1718460000.5"))
+        #expect(ISO8601.string(from: ordinary.receivedAt) == "2024-06-15T14:00:00.500Z")
+    }
 }
