@@ -571,6 +571,37 @@ let package = Package(
     targets: targets
 )
 
+// MARK: - Fuzzing (Tests/Fuzz, run by .ci/fuzz)
+
+// libFuzzer targets for the readers of outside bytes, added after the product list on purpose:
+// they are not products. Each executable is only `LLVMFuzzerTestOneInput` (libFuzzer brings
+// `main` under `swift build --sanitize=fuzzer`; a plain build links an empty program, so
+// `swift build --build-tests` builds them without the fuzzer). The checks live in one library
+// that the corpus tests run too, so every committed input is replayed by the normal suite.
+let fuzzedReaders = ["EventJSON", "TransformationSettings", "JSONLinesJournal", "IngestRequest"]
+
+package.targets += [
+    .target(
+        name: "TelemetryKitFuzzChecks",
+        dependencies: [
+            "TelemetryKit",
+            "TelemetryKitTransformations",
+            "TelemetryKitInMemoryStorage",
+            "TelemetryKitJSONLinesCache",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/Fuzz/Checks"
+    ),
+    .testTarget(
+        name: "TelemetryKitFuzzCorpusTests",
+        dependencies: ["TelemetryKitFuzzChecks"],
+        path: "Tests/Fuzz/CorpusTests"
+    ),
+]
+package.targets += fuzzedReaders.map { reader in
+    .executableTarget(name: "Fuzz\(reader)", dependencies: ["TelemetryKitFuzzChecks"], path: "Tests/Fuzz/\(reader)")
+}
+
 for target in package.targets where target.type != .system && target.type != .binary && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))

@@ -16,10 +16,24 @@ package enum ISO8601 {
         return Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
-    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
-    public static func string(from date: Date) -> String {
+    /// The dates with a four-digit year, 0000-01-01T00:00:00.000Z through
+    /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let writableMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// Whether `string(from:)` writes `date` as it is: a reader refuses other dates rather than
+    /// let them come back as another date after a round trip through a cache or the wire.
+    public static func canWrite(_ date: Date) -> Bool {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 1e15 else { return "1970-01-01T00:00:00.000Z" }
+        return totalMilliseconds.isFinite && Double(writableMilliseconds.lowerBound) <= totalMilliseconds
+            && totalMilliseconds <= Double(writableMilliseconds.upperBound)
+    }
+
+    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC (the Unix epoch for a date outside
+    /// the four-digit years).
+    public static func string(from date: Date) -> String {
+        // Four-digit years only: a later date would be written with its year cut to four digits.
+        guard canWrite(date) else { return "1970-01-01T00:00:00.000Z" }
+        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let millisTotal = Int64(totalMilliseconds)
         var days = millisTotal / 86_400_000
         var millisOfDay = millisTotal % 86_400_000
@@ -96,6 +110,8 @@ package enum ISO8601 {
         let days = daysFromCivil(year: year, month: month, day: day)
         let totalMilliseconds =
             (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(milliseconds)
+        // A leap second on 9999-12-31 falls in year 10000, which `string(from:)` cannot write.
+        guard writableMilliseconds.contains(totalMilliseconds) else { return nil }
         return Date(timeIntervalSince1970: Double(totalMilliseconds) / 1000)
     }
 

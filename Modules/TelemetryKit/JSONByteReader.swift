@@ -380,7 +380,13 @@ package struct JSONByteReader {
             }
             return date
         }
-        return Date(timeIntervalSince1970: try readDouble())
+        let start = offset
+        let seconds = try readDouble()
+        let date = Date(timeIntervalSince1970: seconds)
+        guard ISO8601.canWrite(date) else {
+            throw EventJSONCodecError("receivedAt \(seconds) is outside the years 0000 to 9999", offset: start)
+        }
+        return date
     }
 
     private mutating func readPayload() throws(EventJSONCodecError) -> [String: PayloadValue] {

@@ -2,9 +2,9 @@ import TelemetryKit
 import TelemetryKitCacheSupport
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 #if canImport(Darwin)
@@ -46,15 +46,28 @@ struct JournalFailure: Error, CustomStringConvertible {
 /// (`EventJSONCodec`); an acknowledgement line `{"ack":["<UUID>",…]}` removes the events
 /// with those ids written before it. Not thread-safe: `JSONLinesEventCache` only touches it
 /// inside its lock.
-final class JSONLinesJournal {
+///
+/// `package` only for ``parse(_:)``, the reader, which the fuzz target runs on arbitrary bytes.
+package final class JSONLinesJournal {
     /// A live event: where its line is.
-    struct Entry {
-        var id: UUID
-        var offset: Int64
+    package struct Entry {
+        package var id: UUID
+        package var offset: Int64
         /// The line's length without the newline.
-        var length: Int
+        package var length: Int
 
-        var end: Int64 { offset + Int64(length) + 1 }
+        /// Where the line ends, after its newline.
+        package var end: Int64 { offset + Int64(length) + 1 }
+    }
+
+    /// What a journal's bytes hold.
+    package struct Contents {
+        /// The events written and not acknowledged, in file order.
+        package var entries: [Entry] = []
+        /// Lines that are neither an event nor a well-formed acknowledgement.
+        package var unreadableLines = 0
+        /// Where the last complete line ends: anything after it is a record torn by a crash.
+        package var validEnd = 0
     }
 
     /// What loading the file found, for the cache to log.
@@ -101,39 +114,9 @@ final class JSONLinesJournal {
     func load(limit: Int) throws(JournalFailure) -> LoadReport {
         var report = LoadReport()
         let contents = try readAll()
-        var candidates: [Entry] = []
-        var removed: [Bool] = []
-        var positionsByID: [UUID: [Int]] = [:]
-        var lineStart = 0
-        var validEnd = 0
-        contents.withUnsafeBytes { bytes in
-            while lineStart < bytes.count {
-                guard let newline = bytes[lineStart...].firstIndex(of: 0x0A) else { break }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline])
-                defer {
-                    lineStart = newline + 1
-                    validEnd = lineStart
-                }
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                if line.starts(with: Self.ackPrefix) {
-                    guard let ids = Self.parseAck(line) else {
-                        report.unreadableLines += 1
-                        continue
-                    }
-                    for id in ids {
-                        for position in positionsByID.removeValue(forKey: id) ?? [] { removed[position] = true }
-                    }
-                    continue
-                }
-                guard let event = try? EventJSONCodec.decode(line) else {
-                    report.unreadableLines += 1
-                    continue
-                }
-                positionsByID[event.id, default: []].append(candidates.count)
-                candidates.append(Entry(id: event.id, offset: Int64(lineStart), length: line.count))
-                removed.append(false)
-            }
-        }
+        let parsed = contents.withUnsafeBytes { Self.parse($0) }
+        let validEnd = parsed.validEnd
+        report.unreadableLines = parsed.unreadableLines
         fileSize = Int64(contents.count)
         if validEnd < contents.count {
             report.tornTailBytes = contents.count - validEnd
@@ -141,7 +124,7 @@ final class JSONLinesJournal {
             try sync()
             fileSize = Int64(validEnd)
         }
-        entries = zip(candidates, removed).compactMap { $1 ? nil : $0 }
+        entries = parsed.entries
         head = 0
         liveBytes = entries.reduce(0) { $0 + Int64($1.length) + 1 }
 
@@ -155,6 +138,45 @@ final class JSONLinesJournal {
         report.evicted = try enforce(limit: limit)
         try compactIfNeeded()
         return report
+    }
+
+    /// Reads a journal's bytes: event lines in order, acknowledgements removing the events
+    /// with their ids written before them, blank lines skipped, everything else counted as
+    /// unreadable. No file access: the cache's loading and the fuzz target share it.
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Contents {
+        var contents = Contents()
+        var candidates: [Entry] = []
+        var removed: [Bool] = []
+        var positionsByID: [UUID: [Int]] = [:]
+        var lineStart = 0
+        while lineStart < bytes.count {
+            guard let newline = bytes[lineStart...].firstIndex(of: 0x0A) else { break }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline])
+            defer {
+                lineStart = newline + 1
+                contents.validEnd = lineStart
+            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if line.starts(with: ackPrefix) {
+                guard let ids = parseAck(line) else {
+                    contents.unreadableLines += 1
+                    continue
+                }
+                for id in ids {
+                    for position in positionsByID.removeValue(forKey: id) ?? [] { removed[position] = true }
+                }
+                continue
+            }
+            guard let event = try? EventJSONCodec.decode(line) else {
+                contents.unreadableLines += 1
+                continue
+            }
+            positionsByID[event.id, default: []].append(candidates.count)
+            candidates.append(Entry(id: event.id, offset: Int64(lineStart), length: line.count))
+            removed.append(false)
+        }
+        contents.entries = zip(candidates, removed).compactMap { $1 ? nil : $0 }
+        return contents
     }
 
     private func readAll() throws(JournalFailure) -> [UInt8] {
