@@ -586,8 +586,8 @@ package.targets += [
         dependencies: [
             "TelemetryKit",
             "TelemetryKitTransformations",
-            "TelemetryKitInMemoryStorage",
             "TelemetryKitJSONLinesCache",
+            "TelemetryKitHTTP",
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
         ],
         path: "Tests/Fuzz/Checks"

@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitHTTP
 
 // The parser is internal to the collector; debug builds compile every module for testing.
 #if Tools && DEBUG
@@ -14,20 +15,17 @@ extension FuzzCheck {
         #endif
     }
 
-    /// A body the collector accepts holds events that, sent again as a body by the SDK's
-    /// encoder, parse to the same events.
+    /// A body the collector accepts (in the wire form with event ids, so events keep their
+    /// identity) holds events that, sent again as a body by the SDK's wire encoder, parse to
+    /// the same events.
     static func checkIngestRequest(_ bytes: UnsafeRawBufferPointer) throws(FuzzCheckFailure) {
         #if Tools && DEBUG
-        guard let events = try? IngestParser.events(in: Array(bytes)) else { return }
-        var body: [UInt8] = [UInt8(ascii: "[")]
-        for (index, event) in events.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: EventJSONCodec.encode(event))
-        }
-        body.append(UInt8(ascii: "]"))
+        let format = Collector.WireFormat.telemetryDeckWithEventIDs
+        guard let events = try? IngestParser.events(in: Array(bytes), format: format) else { return }
+        let body = EventWireEncoder.encode(events, format: .telemetryDeckWithEventIDs)
         let again: [Event]
         do {
-            again = try IngestParser.events(in: body)
+            again = try IngestParser.events(in: body, format: format)
         } catch {
             throw FuzzCheckFailure("the SDK's encoding of accepted events is refused: \(error); \(text(body))")
         }

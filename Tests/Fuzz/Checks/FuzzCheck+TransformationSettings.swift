@@ -1,5 +1,4 @@
 import TelemetryKit
-import TelemetryKitInMemoryStorage
 import TelemetryKitTransformations
 
 #if canImport(FoundationEssentials)
