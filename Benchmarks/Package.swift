@@ -14,6 +14,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitPlistStorage",
     "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",
+    "TelemetryKitPresets",
     // Processors
     "TelemetryKitPreviewFilter",
     "TelemetryKitDefaultParameters",

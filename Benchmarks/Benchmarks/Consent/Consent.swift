@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
+import TelemetryKitPresets
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .perEvent
@@ -47,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Presets: navigationPathChanged input") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(TelemetryPresets.navigationPathChanged(from: "settings", to: "settings/privacy"))
+            blackHole(EventInput.navigationPathChanged(from: "settings", to: "settings/privacy"))
         }
     }
 }
