@@ -9,6 +9,17 @@ package import Foundation
 /// Formatting is done by hand from the civil date: it is several times faster than a
 /// format style and needs no locale data.
 package enum ISO8601 {
+    /// The decimal number written in `utf8[range]`, or nil when a byte there is not a digit.
+    private static func decimal(_ utf8: [UInt8], _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let byte = utf8[index]
+            guard byte >= 48, byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
+    }
+
     /// `date` truncated to whole milliseconds, the precision events are stored and sent with.
     public static func truncatedToMilliseconds(_ date: Date) -> Date {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
@@ -80,15 +91,7 @@ package enum ISO8601 {
     public static func date(from string: String) -> Date? {
         let utf8 = Array(string.utf8)
         guard utf8.count >= 20, utf8.last == 90 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = utf8[index]
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { decimal(utf8, range) }
         guard utf8[4] == 45, utf8[7] == 45, utf8[10] == 84, utf8[13] == 58, utf8[16] == 58,
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -160,15 +163,7 @@ package enum ISO8601 {
     package static func date(fromSecondsTimestamp string: String) -> Date? {
         let utf8 = Array(string.utf8)
         guard utf8.count == 24 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = utf8[index]
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { decimal(utf8, range) }
         guard utf8[4] == 45, utf8[7] == 45, utf8[10] == 84, utf8[13] == 58, utf8[16] == 58,
             utf8[19] == 43 || utf8[19] == 45,
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
