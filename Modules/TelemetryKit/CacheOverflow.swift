@@ -20,7 +20,7 @@ import Foundation
 /// part of them; delivery is at-least-once and every event carries its `id` for that.
 ///
 /// Cost: while the overflow is empty (the normal case) an append reads one locked flag and
-/// calls the cache; nothing is copied.
+/// calls the cache (the in-memory cache synchronously); nothing is copied.
 ///
 /// Concurrency: only the client's intake adds events, and it has one processing party at a
 /// time. Events are added only by that party, so while the overflow is empty no drain can
@@ -48,6 +48,10 @@ final class CacheOverflow: Sendable {
 
     /// The cache the events are for.
     let cache: any EventCaching
+    /// `cache` when it is the in-memory cache: appended to synchronously, so an awaited
+    /// `send` into it stays on the caller's executor. Every other cache's `append` is called
+    /// as the async method it is, off the caller's executor (a durable cache writes to disk).
+    private let inMemoryCache: InMemoryEventCache?
     /// The most events held (at least 1).
     let limit: Int
     private let destinationID: String
@@ -94,6 +98,7 @@ final class CacheOverflow: Sendable {
 
     init(cache: any EventCaching, limit: Int, destinationID: String, logger: any Logging) {
         self.cache = cache
+        self.inMemoryCache = cache as? InMemoryEventCache
         self.limit = max(1, limit)
         self.destinationID = destinationID
         self.logger = logger
@@ -118,8 +123,12 @@ final class CacheOverflow: Sendable {
     ///
     /// Only the client's intake calls this (one call at a time). At most ``limit`` events per
     /// call, so that a call never drops its own events and its caller can report them held.
-    func append(_ events: [Event]) async -> AppendResult {
+    nonisolated(nonsending) func append(_ events: [Event]) async -> AppendResult {
         let direct = state.withLock { $0.count == 0 && !$0.busy }
+        if direct, let inMemoryCache {
+            inMemoryCache.appendNow(events)
+            return AppendResult(cached: events.count, held: false)
+        }
         if direct {
             do {
                 try await cache.append(events)

@@ -21,8 +21,12 @@
 ///
 /// ## Implementation requirements
 /// - `process` is on the hot path of every event: compute constants in `init` or `start`,
-///   keep mutable state behind a lock (see ``Locked``) rather than an actor hop per event,
-///   and add precomputed dictionaries with ``EventContext/addParameters(_:)-(EventParameters)``.
+///   keep mutable state behind a lock rather than an actor hop per event, and add
+///   precomputed dictionaries with ``EventContext/addParameters(_:)-(EventParameters)``.
+/// - A processor that only changes the event and its context *before* the rest of the
+///   pipeline, without suspending, should adopt ``SynchronousEventProcessor`` instead: the
+///   pipeline then runs it as a plain function call on the caller's executor — no async call,
+///   and from the main actor no hop off it (see ``processImmediately(_:context:)``).
 /// - `process` is called for one event at a time per client, in the order events were sent.
 /// - `start` runs once, in pipeline order, before the first event is processed. Events sent
 ///   through `emitter` run the whole pipeline, including this processor; never await the
@@ -36,6 +40,18 @@ public protocol EventProcessor: Sendable {
         next: @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event
 
+    /// An optional synchronous fast path, tried before
+    /// ``process(_:context:next:)``: change `input` and `context` in place and return
+    /// ``ImmediateProcessing/continued`` when the work needs no suspension (the async method
+    /// is then not called, and the pipeline goes on with the next processor), or return
+    /// ``ImmediateProcessing/needsAsync`` with both untouched. Throwing
+    /// ``ProcessorError/eventFiltered`` drops the event, as from `process`.
+    ///
+    /// The default returns `.needsAsync`. ``SynchronousEventProcessor`` implements it for
+    /// processors that never suspend; implement it directly when only some events need the
+    /// async path (a cached value that sometimes has to be read again, say).
+    func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
+
     /// Called once when the client starts, before any event is processed.
     func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async
 
@@ -44,8 +60,69 @@ public protocol EventProcessor: Sendable {
 }
 
 extension EventProcessor {
+    public func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
+    {
+        .needsAsync
+    }
+
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {}
     public func stop() async {}
+}
+
+/// The outcome of ``EventProcessor/processImmediately(_:context:)``.
+public enum ImmediateProcessing: Sendable, Hashable {
+    /// Done (input and context changed in place or not): the next processor goes on.
+    case continued
+    /// Not handled synchronously (input and context untouched): call the async `process`.
+    case needsAsync
+}
+
+/// A processor that changes an event and its context before the rest of the pipeline and
+/// never suspends: most enrichers and filters.
+///
+/// Why: an async middleware call per processor is most of what a pipeline of cheap
+/// processors costs, and awaited from the main actor, an async function that is not
+/// `nonisolated(nonsending)` hops off the main actor and back. The pipeline calls
+/// ``process(_:context:)`` directly instead, on the caller's executor. The protocol supplies
+/// ``EventProcessor/process(_:context:next:)`` from it, so the processor also works
+/// wherever a middleware is expected.
+///
+/// ```swift
+/// struct ABTestProcessor: SynchronousEventProcessor {
+///     let variant: String
+///     func process(_ input: inout EventInput, context: inout EventContext) throws {
+///         context.addParameter("ABTest.variant", value: variant)
+///     }
+/// }
+/// ```
+///
+/// ## Implementation requirements
+/// - Throw ``ProcessorError/eventFiltered`` to drop the event.
+/// - Keep it short: from an awaited `send` on the main actor it runs on the main actor.
+///   Work that must wait (a read on another actor, a file) belongs in the async
+///   ``EventProcessor/process(_:context:next:)`` of a plain ``EventProcessor``.
+public protocol SynchronousEventProcessor: EventProcessor {
+    /// Changes the event and its context, or throws ``ProcessorError/eventFiltered``.
+    func process(_ input: inout EventInput, context: inout EventContext) throws
+}
+
+extension SynchronousEventProcessor {
+    public func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
+    {
+        try process(&input, context: &context)
+        return .continued
+    }
+
+    public func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        var input = input
+        var context = context
+        try process(&input, context: &context)
+        return try await next(input, context)
+    }
 }
 
 /// Errors a processor throws to end an event's trip through the pipeline.

@@ -38,7 +38,10 @@ extension EventTransformation {
 extension Array where Element == any EventTransformation {
     /// Runs these transformations on `event` in array order, as the client does: each one's
     /// synchronous path first, its async `transform` only when needed. Nil when one dropped it.
-    public func run(on event: consuming Event, destination: String?) async -> Event? {
+    /// Runs on the caller's executor (`nonisolated(nonsending)`), like the client's `send`.
+    nonisolated(nonsending)
+        public func run(on event: consuming Event, destination: String?) async -> Event?
+    {
         var current = event
         // By index: the elements are used in place (iterating would copy each existential).
         for index in indices {

@@ -267,8 +267,14 @@ public final class TelemetryClient: Sendable {
     /// a destination whose cache fails, or dropped; the result says which.
     ///
     /// Sent before `start()`, it returns once `start()` processed it.
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`): when nothing else is
+    /// being processed, the event goes through the processors' synchronous paths, the
+    /// finalizer and an in-memory cache right there — awaited from the main actor, without
+    /// leaving it (about 3 µs with the default processors). Otherwise it waits for the intake
+    /// task; a durable cache's write and fsync run off the caller's executor.
     @discardableResult
-    public func send(_ input: EventInput) async -> SendOutcome {
+    nonisolated(nonsending) public func send(_ input: EventInput) async -> SendOutcome {
         guard !features.dropsEvent() else { return .droppedByOptOut }
         if intake.beginInline() {
             // Idle and nothing queued: process here instead of waking the consumer and
@@ -285,7 +291,7 @@ public final class TelemetryClient: Sendable {
     /// Sends an event and returns once it is in every destination's cache, held in memory for
     /// a destination whose cache fails, or dropped; the result says which.
     @discardableResult
-    public func send(
+    nonisolated(nonsending) public func send(
         _ name: String,
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
@@ -461,7 +467,10 @@ public final class TelemetryClient: Sendable {
     }
 
     /// Processes the single event of an inline `send` (see ``Intake/beginInline()``).
-    private func processInline(_ input: EventInput, seed: ContextSeed) async -> (Intake.Counters, SendOutcome) {
+    nonisolated(nonsending) private func processInline(
+        _ input: EventInput,
+        seed: ContextSeed
+    ) async -> (Intake.Counters, SendOutcome) {
         var counters = Intake.Counters()
         if features.analyticsDisabled {
             features.countDropped(1)
@@ -484,7 +493,7 @@ public final class TelemetryClient: Sendable {
     }
 
     /// Runs one input through the pipeline and the after-processors transformations.
-    private func finalizedEvent(
+    nonisolated(nonsending) private func finalizedEvent(
         _ input: EventInput,
         seed: ContextSeed,
         counters: inout Intake.Counters
@@ -513,7 +522,7 @@ public final class TelemetryClient: Sendable {
 
     /// Appends `events` to every destination's cache, or holds them in memory for a
     /// destination whose cache fails (see ``CacheOverflow``); returns those destinations' ids.
-    private func append(_ events: [Event]) async -> [String] {
+    nonisolated(nonsending) private func append(_ events: [Event]) async -> [String] {
         guard !events.isEmpty else { return [] }
         var heldFor: [String] = []
         for dispatcher in dispatchers {

@@ -195,8 +195,9 @@ public enum Telemetry {
     }
 
     /// Sends an event and returns once it is in the cache of every destination (or, before
-    /// `initialize`, once it is buffered).
-    public static func event(
+    /// `initialize`, once it is buffered). Runs on the caller's executor, as
+    /// ``TelemetryClient/send(_:)`` does: from the main actor it does not hop off it.
+    nonisolated(nonsending) public static func event(
         _ name: String,
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
@@ -206,7 +207,7 @@ public enum Telemetry {
     }
 
     /// Sends an event named by a `String` enum case and returns once it is cached.
-    public static func event<Name: RawRepresentable>(
+    nonisolated(nonsending) public static func event<Name: RawRepresentable>(
         _ name: Name,
         parameters: EventParameters = [:],
         floatValue: Double? = nil,
@@ -253,7 +254,7 @@ public enum Telemetry {
 
     /// Sends a prepared input, e.g. a preset, and returns once it is cached (or buffered
     /// before `initialize`).
-    public static func send(_ input: EventInput) async {
+    nonisolated(nonsending) public static func send(_ input: EventInput) async {
         if let client = bufferOrClient(input) {
             await client.send(input)
         }

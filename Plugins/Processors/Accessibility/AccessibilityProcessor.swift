@@ -80,6 +80,19 @@ public struct AccessibilityProcessor: LifecycleObserving {
         _ = await currentParameters()
     }
 
+    /// The synchronous path: without a source, or while the last reading is fresh, the event
+    /// goes on without an async call; only a reading that is due again takes
+    /// ``process(_:context:next:)``.
+    public func processImmediately(
+        _ input: inout EventInput,
+        context: inout EventContext
+    ) throws -> ImmediateProcessing {
+        guard source != nil else { return .continued }
+        guard let fresh = freshParameters().parameters else { return .needsAsync }
+        context.addParameters(fresh)
+        return .continued
+    }
+
     public func process(
         _ input: EventInput,
         context: EventContext,
@@ -91,10 +104,9 @@ public struct AccessibilityProcessor: LifecycleObserving {
         return try await next(input, context)
     }
 
-    /// The cached parameters, read again from the source when older than `cacheDuration`.
-    func currentParameters() async -> [String: PayloadValue] {
-        guard let source else { return [:] }
-        let (fresh, now) = state.withLock { state -> ([String: PayloadValue]?, Date) in
+    /// The cached reading while it is fresh (nil once it is due again), and the time now.
+    private func freshParameters() -> (parameters: [String: PayloadValue]?, now: Date) {
+        state.withLock { state in
             let now = state.clock.now
             // A clock that went backwards also forces a new reading.
             if let readAt = state.readAt, now >= readAt, now.timeIntervalSince(readAt) < cacheDuration {
@@ -102,6 +114,12 @@ public struct AccessibilityProcessor: LifecycleObserving {
             }
             return (nil, now)
         }
+    }
+
+    /// The cached parameters, read again from the source when older than `cacheDuration`.
+    func currentParameters() async -> [String: PayloadValue] {
+        guard let source else { return [:] }
+        let (fresh, now) = freshParameters()
         if let fresh { return fresh }
         let parameters = await source()?.parameters ?? [:]
         state.withLock { state in

@@ -24,7 +24,7 @@ import Foundation
 /// | `TelemetryDeck.SDK.name` | `TelemetryKit` |
 /// | `TelemetryDeck.SDK.version` | `1.0.0` |
 /// | `TelemetryDeck.SDK.nameAndVersion` | `TelemetryKit 1.0.0` |
-public struct AppInfoProcessor: EventProcessor {
+public struct AppInfoProcessor: SynchronousEventProcessor {
     /// The app version sent as `TelemetryDeck.AppInfo.version`.
     public let appVersion: String
     /// The build number sent as `TelemetryDeck.AppInfo.buildNumber`.
@@ -63,14 +63,8 @@ public struct AppInfoProcessor: EventProcessor {
         ]
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         context.addParameters(parameters)
-        return try await next(input, context)
     }
 
     /// Sent when no source has a version or build number.

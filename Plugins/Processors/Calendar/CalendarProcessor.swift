@@ -16,7 +16,7 @@ public import TelemetryKit
 /// ```swift
 /// let processor = CalendarProcessor(timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt)
 /// ```
-public struct CalendarProcessor: EventProcessor {
+public struct CalendarProcessor: SynchronousEventProcessor {
     /// The time zone in which dates are read.
     public let timeZone: TimeZone
     private let calendar: Calendar
@@ -35,14 +35,8 @@ public struct CalendarProcessor: EventProcessor {
         self.calendar = calendar
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         context.addParameters(parameters(at: input.timestamp))
-        return try await next(input, context)
     }
 
     /// The parameters for an event created at `date`.

@@ -39,7 +39,7 @@ import Foundation
 /// them twice. They keep their timestamp; the client state (user identifier, runtime
 /// default parameters) and session are those at release time. While waiting, events count
 /// as filtered in the client's stats; released events count as processed again.
-public final class ConsentProcessor: EventProcessor {
+public final class ConsentProcessor: SynchronousEventProcessor {
     /// The most events the consent queue keeps; the oldest are dropped beyond it.
     public let queueLimit: Int
     /// The purposes of events by exact name.
@@ -224,12 +224,7 @@ public final class ConsentProcessor: EventProcessor {
         await writes.drain()
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var input = input
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         let exactSequence = input.parameters.removeValue(forKey: Keys.releaseSequence).flatMap(Self.sequence(of:))
         let (action, log) = state.withLock { state -> (Action, String?) in
             var sequence = exactSequence
@@ -243,12 +238,9 @@ public final class ConsentProcessor: EventProcessor {
         if let log { state.withLock { $0.logger }.log(.warning, log) }
         switch action {
         case .pass:
-            guard let tag = tagsByEvent[input.name] ?? defaultTag else {
-                return try await next(input, context)
+            if let tag = tagsByEvent[input.name] ?? defaultTag {
+                context.addParameters(tag)
             }
-            var context = context
-            context.addParameters(tag)
-            return try await next(input, context)
         case .drop:
             throw ProcessorError.eventFiltered
         case .queued:

@@ -12,7 +12,7 @@ public import TelemetryKit
 /// let defaults = DefaultParametersProcessor(parameters: ["plan": "pro", "build": 42])
 /// // event("Screen.shown", parameters: ["plan": "trial"]) → plan = trial, build = 42
 /// ```
-public struct DefaultParametersProcessor: EventProcessor {
+public struct DefaultParametersProcessor: SynchronousEventProcessor {
     /// The parameters added to every event.
     public let defaultParameters: EventParameters
 
@@ -24,17 +24,9 @@ public struct DefaultParametersProcessor: EventProcessor {
         self.defaultParameters = defaultParameters
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        if defaultParameters.isEmpty {
-            return try await next(input, context)
-        }
-        var input = input
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
+        if defaultParameters.isEmpty { return }
         // `merging` shares storage when either side is empty: no copy for parameterless events.
         input.parameters = defaultParameters.merging(input.parameters)
-        return try await next(input, context)
     }
 }

@@ -20,7 +20,7 @@ public import TelemetryKit
 /// let prefix = DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")
 /// // event("login", parameters: ["method": "email"]) → MyApp.login with MyApp.method = email
 /// ```
-public struct DefaultPrefixProcessor: EventProcessor {
+public struct DefaultPrefixProcessor: SynchronousEventProcessor {
     /// The prefix for event names, or `nil`.
     public let eventPrefix: String?
     /// The prefix for custom parameter keys, or `nil`.
@@ -38,22 +38,14 @@ public struct DefaultPrefixProcessor: EventProcessor {
         self.parameterPrefix = parameterPrefix.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        if input.skipsReservedPrefixValidation {
-            return try await next(input, context)
-        }
-        var input = input
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
+        if input.skipsReservedPrefixValidation { return }
         if let eventPrefix, needsPrefix(input.name, eventPrefix) {
             input.name = eventPrefix + input.name
         }
         if let parameterPrefix, input.parameters.keys.contains(where: { needsPrefix($0, parameterPrefix) }) {
             input.parameters = prefixKeys(of: input.parameters, with: parameterPrefix, eventName: input.name)
         }
-        return try await next(input, context)
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {

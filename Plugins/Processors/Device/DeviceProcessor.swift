@@ -17,7 +17,7 @@ public import TelemetryKit
 /// let pinned = DeviceProcessor(timeZone: TimeZone(secondsFromGMT: 19_800) ?? .gmt,
 ///                              info: .linux(fileSystemRoot: "/tmp/fake-root"))
 /// ```
-public struct DeviceProcessor: EventProcessor {
+public struct DeviceProcessor: SynchronousEventProcessor {
     /// The facts this processor sends.
     public let info: DeviceInfo
     /// The time zone whose UTC offset is sent as ``Keys/timeZone``.
@@ -41,14 +41,8 @@ public struct DeviceProcessor: EventProcessor {
         self.currentPeriod = TimeZonePeriod(containing: Date(), timeZone: timeZone, base: baseParameters)
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         context.addParameters(parameters(at: input.timestamp))
-        return try await next(input, context)
     }
 
     /// Every parameter this processor adds for an event created at `date`.

@@ -29,7 +29,7 @@ public import TelemetryKit
 /// // RunContext.locale "de_DE", RunContext.language "de", UserPreference.language "de",
 /// // UserPreference.region "DE" (on Linux)
 /// ```
-public struct LocaleProcessor: EventProcessor {
+public struct LocaleProcessor: SynchronousEventProcessor {
     /// Every parameter this processor adds.
     public let parameters: [String: PayloadValue]
 
@@ -68,14 +68,8 @@ public struct LocaleProcessor: EventProcessor {
         self.parameters = parameters
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         context.addParameters(parameters)
-        return try await next(input, context)
     }
 }
 

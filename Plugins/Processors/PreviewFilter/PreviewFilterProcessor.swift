@@ -15,7 +15,7 @@ import Foundation
 /// let filter = PreviewFilterProcessor()  // reads the process environment
 /// let forTests = PreviewFilterProcessor(environment: ["XCODE_RUNNING_FOR_PREVIEWS": "1"])
 /// ```
-public struct PreviewFilterProcessor: EventProcessor {
+public struct PreviewFilterProcessor: SynchronousEventProcessor {
     /// The environment variable Xcode sets while rendering previews.
     public static let environmentKey = "XCODE_RUNNING_FOR_PREVIEWS"
 
@@ -31,14 +31,9 @@ public struct PreviewFilterProcessor: EventProcessor {
         isRunningForPreviews = environment[Self.environmentKey] == "1"
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         if isRunningForPreviews {
             throw ProcessorError.eventFiltered
         }
-        return try await next(input, context)
     }
 }

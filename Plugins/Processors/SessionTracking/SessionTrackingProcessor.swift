@@ -40,7 +40,7 @@ public import Foundation
 ///
 /// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
 /// treated as a new install.
-public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving {
+public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving, SynchronousEventProcessor {
     /// The default time in the background after which returning starts a new session.
     public static let defaultSessionTimeout: TimeInterval = 300
     /// How long session details are kept.
@@ -115,11 +115,7 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         attachment.set(Attachment(lifecycle: lifecycle, clock: clock))
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         let interval = SessionTrackingProcessor.activitySaveInterval
         let (sessionID, parameters, saveDue) = state.withLock { state -> (UUID, [String: PayloadValue]?, Bool) in
             guard let environment = state.environment else { return (state.sessionID, nil, false) }
@@ -142,12 +138,10 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         if saveDue {
             work.enqueue { await self.save() }
         }
-        var context = context
         context.sessionID = sessionID
         if let parameters {
             context.addParameters(parameters)
         }
-        return try await next(input, context)
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {

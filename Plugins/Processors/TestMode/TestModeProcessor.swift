@@ -9,7 +9,7 @@ public import TelemetryKit
 /// TestModeProcessor()                 // true in debug builds, false in release builds
 /// TestModeProcessor(override: false)  // never test data, e.g. for a staging build in debug
 /// ```
-public struct TestModeProcessor: TestModeProviding {
+public struct TestModeProcessor: TestModeProviding, SynchronousEventProcessor {
     /// The value every event gets as `EventContext.isTestMode`.
     public let isTestMode: Bool
 
@@ -32,13 +32,7 @@ public struct TestModeProcessor: TestModeProviding {
 
     public func isTestMode() async -> Bool { isTestMode }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         context.isTestMode = isTestMode
-        return try await next(input, context)
     }
 }

@@ -25,7 +25,7 @@ import Foundation
 /// App Store notifications); the same rules then apply on every platform.
 ///
 /// `process` passes every event through unchanged; the work happens in `start`.
-public struct TrialConversionProcessor: EventProcessor {
+public struct TrialConversionProcessor: SynchronousEventProcessor {
     /// One purchase transaction, reduced to what conversion tracking needs.
     public struct TransactionUpdate: Sendable, Hashable {
         /// The transaction's own ID.
@@ -71,12 +71,8 @@ public struct TrialConversionProcessor: EventProcessor {
     /// without StoreKit unless a source was given.
     public var isListening: Bool { source != nil }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        try await next(input, context)
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
+        // Events pass unchanged: this processor emits its own conversion events (see `start`).
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {

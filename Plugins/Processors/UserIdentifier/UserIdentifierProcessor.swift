@@ -27,7 +27,7 @@ import UIKit
 /// The platform default is resolved once, in `start` (only when no `defaultUser` is given);
 /// `process` costs a lock read at most. An event processed before `start` gets an
 /// in-memory UUID, which `start` then persists if the storage has none yet.
-public struct UserIdentifierProcessor: UserIdentifierManaging {
+public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventProcessor {
     /// The identifier used when neither the event nor the client names a user.
     public let defaultUser: String?
     private let platformDefault = Locked<String?>(nil)
@@ -57,12 +57,7 @@ public struct UserIdentifierProcessor: UserIdentifierManaging {
         await storage.set(created, forKey: Keys.installationIdentifier)
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         if let custom = input.customUserID, !custom.isEmpty {
             context.userIdentifier = custom
         } else if let seeded = context.userIdentifier, !seeded.isEmpty {
@@ -74,7 +69,6 @@ public struct UserIdentifierProcessor: UserIdentifierManaging {
         } else {
             context.userIdentifier = installationIdentifier()
         }
-        return try await next(input, context)
     }
 
     /// The identifier events get when neither they nor the client name one.

@@ -13,7 +13,7 @@ public import TelemetryKit
 /// `DefaultPrefixProcessor` so that prefixed keys are what gets checked.
 ///
 /// Before `start` (e.g. in a bare `ProcessorPipeline`), warnings go to standard error.
-public struct ValidationProcessor: EventProcessor {
+public struct ValidationProcessor: SynchronousEventProcessor {
     /// How many distinct offending names are remembered; after that, further ones are not
     /// reported, so that an app generating keys dynamically cannot grow memory without bound.
     public static let maximumReportedNames = 1000
@@ -28,15 +28,10 @@ public struct ValidationProcessor: EventProcessor {
         self.logger.set(logger)
     }
 
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
         if !input.skipsReservedPrefixValidation {
             validate(input)
         }
-        return try await next(input, context)
     }
 
     /// Checks the name and every key; allocation-free unless something is reported.

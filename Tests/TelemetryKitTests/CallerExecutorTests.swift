@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import TelemetryKit
+import TelemetryKitTesting
+import Testing
+
+/// An awaited `send` runs on the caller's executor (`nonisolated(nonsending)`): from an actor
+/// (the main actor in an app) it leaves that actor only where something needs to run
+/// elsewhere. Measured without timing: every hop back to the caller is a job enqueued on the
+/// caller's executor, and this executor counts them.
+struct CallerExecutorTests {
+    /// A serial executor on a dispatch queue that counts the jobs enqueued on it.
+    final class CountingExecutor: SerialExecutor {
+        private let queue = DispatchQueue(label: "CallerExecutorTests")
+        private let count = Locked(0)
+
+        var enqueued: Int { count.withLock { $0 } }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            count.withLock { $0 += 1 }
+            let job = UnownedJob(job)
+            let executor = asUnownedSerialExecutor()
+            queue.async { job.runSynchronously(on: executor) }
+        }
+    }
+
+    /// Stands for the main actor: app code that awaits `send` from its own executor.
+    actor Caller {
+        let executor = CountingExecutor()
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        func send(_ count: Int, through client: TelemetryClient) async -> [SendOutcome] {
+            var outcomes: [SendOutcome] = []
+            for number in 0..<count {
+                outcomes.append(await client.send("Screen.shown", parameters: ["number": number]))
+            }
+            return outcomes
+        }
+    }
+
+    /// Adds a parameter without suspending: the pipeline calls it directly.
+    struct Tagging: SynchronousEventProcessor {
+        func process(_ input: inout EventInput, context: inout EventContext) throws {
+            context.addParameter("tagged", value: true)
+        }
+    }
+
+    /// The same, written as a plain async middleware (a processor from before
+    /// `SynchronousEventProcessor`, say).
+    struct AsyncTagging: EventProcessor {
+        func process(
+            _ input: EventInput,
+            context: EventContext,
+            next: @Sendable (EventInput, EventContext) async throws -> Event
+        ) async throws -> Event {
+            var context = context
+            context.addParameter("tagged", value: true)
+            return try await next(input, context)
+        }
+    }
+
+    /// A cache whose `append` is a plain `async` method, as a disk-backed cache's is.
+    final class OffExecutorCache: EventCaching {
+        let base = InMemoryEventCache()
+        func append(_ events: [Event]) async throws { try await base.append(events) }
+        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
+        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
+        func count() async -> Int { await base.count() }
+        func removeAll() async throws { try await base.removeAll() }
+        func evictedCount() async -> Int { await base.evictedCount() }
+    }
+
+    private static func client(processors: [any EventProcessor], cache: any EventCaching) async -> TelemetryClient {
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP"),
+            processors: processors,
+            destinations: [
+                Destination(
+                    id: "spy",
+                    transmitter: SpyEventTransmitter(),
+                    cache: cache,
+                    policy: .init(flushInterval: 3600)
+                )
+            ],
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger()
+        )
+        await client.start()
+        return client
+    }
+
+    @Test func synchronousProcessorsAndTheInMemoryCacheNeverLeaveTheCallersExecutor() async throws {
+        let cache = InMemoryEventCache()
+        let client = await Self.client(processors: [Tagging(), Tagging()], cache: cache)
+        let caller = Caller()
+
+        let outcomes = await caller.send(100, through: client)
+
+        #expect(outcomes == Array(repeating: .cached, count: 100))
+        // One job: entering the actor. No send hopped off it and back.
+        #expect(caller.executor.enqueued == 1)
+        let events = try await cache.peek(limit: 200)
+        #expect(events.count == 100)
+        #expect(events.map { $0.payload["number"] } == (0..<100).map { PayloadValue.int($0) })
+        #expect(events.allSatisfy { $0.payload["tagged"] == .bool(true) })
+        await client.shutdown()
+    }
+
+    @Test func anAsyncProcessorRunsOffTheCallersExecutorAndComesBackOncePerSend() async throws {
+        let cache = InMemoryEventCache()
+        let client = await Self.client(processors: [Tagging(), AsyncTagging()], cache: cache)
+        let caller = Caller()
+
+        let outcomes = await caller.send(10, through: client)
+
+        #expect(outcomes == Array(repeating: .cached, count: 10))
+        // Entering the actor, then one return per send from the async processor.
+        #expect(caller.executor.enqueued == 11)
+        let events = try await cache.peek(limit: 20)
+        #expect(events.count == 10)
+        #expect(events.allSatisfy { $0.payload["tagged"] == .bool(true) })
+        await client.shutdown()
+    }
+
+    @Test func aCacheWithAPlainAsyncAppendWritesOffTheCallersExecutor() async throws {
+        let cache = OffExecutorCache()
+        let client = await Self.client(processors: [Tagging()], cache: cache)
+        let caller = Caller()
+
+        let outcomes = await caller.send(10, through: client)
+
+        #expect(outcomes == Array(repeating: .cached, count: 10))
+        #expect(caller.executor.enqueued == 11)
+        #expect(await cache.count() == 10)
+        await client.shutdown()
+    }
+}
