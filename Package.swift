@@ -7,19 +7,35 @@ import PackageDescription
 // depends on exactly the pieces it uses. Optional tooling sits behind package traits so
 // that its dependencies are never fetched unless a trait is enabled.
 
-// Package dependencies. A section that needs one appends it here (`dependencies += [...]`);
-// dependencies used only by optional parts are referenced under a trait condition.
-var dependencies: [Package.Dependency] = [
-    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
-]
+// `.ci/docs` only (it sets TELEMETRYKIT_DOCS): the DocC plugin, so that a consumer of this
+// package never resolves or fetches it.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["TELEMETRYKIT_DOCS"] == nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
 
-// MARK: - Documentation (swift-docc-plugin, only for `.ci/docs`)
-
-// The DocC plugin is added only when TELEMETRYKIT_DOCS is set (`.ci/docs` sets it), so a
-// consumer of this package never resolves or fetches it.
-if Context.environment["TELEMETRYKIT_DOCS"] != nil {
-    dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
-}
+// Every package dependency, in one list. Only swift-crypto (SHA-256 on Linux) and
+// IssueReporting are used without a trait; the others are referenced only under the trait
+// named beside them, so SwiftPM fetches them only when a consumer enables that trait.
+let dependencies: [Package.Dependency] =
+    documentationPlugin + [
+        // Core, on Linux: SHA-256 of the user identifier (CryptoKit on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // TelemetryKitComposable: `AnalyticsClient.test` and `expect(_:)` report issues under
+        // Swift Testing and XCTest alike (not trait-gated: part of the module's API).
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        // Trait Dependencies: AnalyticsClient as a swift-dependencies DependencyKey.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1", traits: []),
+        // Traits SwiftLog and ServiceLifecycle: the swift-log bridge, and the Service's logger.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Trait ServiceLifecycle: a TelemetryClient as a swift-service-lifecycle Service.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Trait AsyncHTTPClient: an HTTPConnection on async-http-client (adds minutes to a build).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Traits Tools (the collector, on SwiftNIO) and AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Trait Tools: the `telemetrykit` command line.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ]
 
 // MARK: - Core
 
@@ -252,9 +268,6 @@ targets += [
 // An HTTPConnection on swift-server's AsyncHTTPClient: a connection pool on SwiftNIO that
 // sees a server's close as it happens. The target always builds; without the trait it is
 // empty and async-http-client is never fetched (it adds minutes to a clean build).
-dependencies += [
-    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0")
-]
 
 targets += [
     .target(
@@ -347,15 +360,6 @@ targets += [
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
-// IssueReporting (xctest-dynamic-overlay) is not trait-gated: `AnalyticsClient.test` and
-// `expect(_:)` are part of TelemetryKitComposable and report through it under Swift Testing
-// and XCTest alike. swift-dependencies and swift-log are fetched only with their traits.
-dependencies += [
-    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
-    .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1", traits: []),
-    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-]
-
 targets += [
     .target(
         name: "TelemetryKitComposable",
@@ -402,10 +406,6 @@ targets += [
 // MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
 
 // A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
-// swift-service-lifecycle (and its swift-log) is fetched only with the trait.
-dependencies += [
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0")
-]
 
 targets += [
     .target(
@@ -438,11 +438,6 @@ targets += [
 ]
 
 // MARK: - Tools (trait Tools: collector, CLI)
-
-dependencies += [
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-]
 
 targets += [
     .target(

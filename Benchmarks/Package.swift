@@ -49,7 +49,7 @@ let suites =
 
 let package = Package(
     name: "TelemetryKitBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     dependencies: [
         .package(name: "TelemetryKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),

@@ -1,6 +1,8 @@
 public import Benchmark
 import Foundation
+import Synchronization
 public import TelemetryKit
+import TelemetryKitSQLiteCache
 import TelemetryKitTesting
 
 #if canImport(Glibc)
@@ -83,6 +85,34 @@ public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event)
     return (after - before) / count
 }
 
+/// Appends `count` events made by `make` (100 per call) to a fresh SQLiteEventCache in a
+/// temporary directory and returns the growth of resident memory per queued event, or nil
+/// where it cannot be read.
+public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cache = try SQLiteEventCache(
+        fileURL: directory.appendingPathComponent("events.sqlite"),
+        limit: count,
+        logger: SilentLogger()
+    )
+    guard let before = residentMemoryBytes() else { return nil }
+    var batch: [Event] = []
+    batch.reserveCapacity(100)
+    for number in 0..<count {
+        batch.append(try await make(number))
+        if batch.count == 100 {
+            try await cache.append(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+    try await cache.append(batch)
+    guard let after = residentMemoryBytes() else { return nil }
+    precondition(await cache.count() == count, "the cache must hold every event")
+    return (after - before) / count
+}
+
 /// `processors` started (in-memory storage, discarding emitter) and chained before a finalizer.
 public func startedPipeline(_ processors: [any EventProcessor], appID: String = "BENCH-APP") async -> ProcessorPipeline
 {
@@ -99,7 +129,7 @@ public func startedPipeline(_ processors: [any EventProcessor], appID: String = 
 public final class SteadyClient: Sendable {
     public let client: TelemetryClient
     private let cache = InMemoryEventCache(cacheLimit: 1_000_000)
-    private let started = Locked(false)
+    private let started = Mutex(false)
 
     public init(processors: [any EventProcessor] = [], transformations: [any EventTransformation] = []) {
         client = TelemetryClient(
@@ -129,7 +159,8 @@ public final class SteadyClient: Sendable {
         if await cache.count() > 20_000 { try await cache.removeAll() }
     }
 
-    /// Per event: fire-and-forget `event(input)` calls, then waiting until all are cached.
+    /// Per event: fire-and-forget `event(input)` calls from a task off the main actor, then
+    /// waiting until all are cached.
     public func measurePipelined(_ benchmark: Benchmark, input: EventInput) async throws {
         try await prepare()
         benchmark.startMeasurement()
@@ -140,13 +171,44 @@ public final class SteadyClient: Sendable {
         benchmark.stopMeasurement()
     }
 
-    /// Per event: one awaited `send(input)` round trip.
+    /// Per event: one awaited `send(input)` round trip, from a task off the main actor.
     public func measureAwaited(_ benchmark: Benchmark, input: EventInput) async throws {
         try await prepare()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             await client.send(input)
         }
+        benchmark.stopMeasurement()
+    }
+
+    /// Per event: one awaited `send(input)` round trip from main-actor code (top-level code,
+    /// a SwiftUI `.task`, a `@MainActor` view model), where apps call it.
+    public func measureAwaitedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
+        try await prepare()
+        await Self.onMainActor(benchmark) { [client] in
+            for _ in benchmark.scaledIterations {
+                await client.send(input)
+            }
+        }
+    }
+
+    /// Per event: fire-and-forget `event(input)` calls made on the main actor, then waiting
+    /// (there) until all are cached: the whole cost, most of it on the intake task.
+    public func measurePipelinedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
+        try await prepare()
+        await Self.onMainActor(benchmark) { [client] in
+            for _ in benchmark.scaledIterations {
+                client.event(input)
+            }
+            await client.waitUntilProcessed()
+        }
+    }
+
+    /// Runs `body` on the main actor between the start and the end of the measurement.
+    @MainActor
+    private static func onMainActor(_ benchmark: Benchmark, _ body: @MainActor () async -> Void) async {
+        benchmark.startMeasurement()
+        await body()
         benchmark.stopMeasurement()
     }
 

@@ -6,8 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// A value protected by a mutex: the cheap way for processors to keep mutable state
-/// without an actor hop per event.
+/// A value protected by a mutex: the cheap way for the SDK's processors and caches to keep
+/// mutable state without an actor hop per event. (`package`: not API. Code outside the
+/// package uses `Mutex` from `Synchronization`; this one also builds for the Apple
+/// platforms before `Mutex`.)
 ///
 /// ```swift
 /// let counter = Locked(0)
@@ -15,14 +17,14 @@ import Musl
 /// ```
 ///
 /// Keep critical sections short and never `await` inside one (the closure is synchronous).
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Safe: `value` is only read or written inside `withLock`, which holds `mutex` for the
     // whole access, so no two threads touch it at once. The mutex is heap-allocated once,
     // never moved, and destroyed in deinit when no other reference exists.
     private var value: Value
     private let mutex: UnsafeMutablePointer<PlatformMutex>
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<PlatformMutex>.allocate(capacity: 1)
         #if canImport(Darwin)
@@ -43,7 +45,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(mutex)
         defer { os_unfair_lock_unlock(mutex) }
@@ -55,7 +57,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// A copy of the current value.
-    public var current: Value {
+    package var current: Value {
         withLock { $0 }
     }
 }
@@ -68,7 +70,7 @@ typealias PlatformMutex = pthread_mutex_t
 
 extension Locked where Value: Sendable {
     /// Replaces the value.
-    public func set(_ newValue: Value) {
+    package func set(_ newValue: Value) {
         withLock { $0 = newValue }
     }
 }

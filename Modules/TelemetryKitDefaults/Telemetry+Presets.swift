@@ -17,6 +17,9 @@ extension Telemetry {
     ///   - id: groups occurrences of the same error, e.g. `ImportError.badHeader`.
     ///   - category: thrown exception, user input or app state.
     ///   - message: a human-readable description (keep personal data out).
+    ///   - parameters: the app's own parameters; they win over the preset's on a clash.
+    ///   - floatValue: a number to chart with the event.
+    ///   - customUserID: a user identifier for this event only.
     public static func errorOccurred(
         id: String,
         category: ErrorCategory? = nil,

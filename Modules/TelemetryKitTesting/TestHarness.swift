@@ -24,11 +24,15 @@ public struct TestHarness: Sendable {
     ///
     /// - Parameters:
     ///   - appID: the app id of the events.
+    ///   - salt: appended to user identifiers before hashing.
     ///   - processors: the pipeline.
     ///   - transformations: client-level transformations.
     ///   - storage: processor storage (default: a fresh in-memory storage).
     ///   - policy: the spy destination's delivery policy.
+    ///   - clock: the client's clock; advance it to move timers and sessions along.
+    ///   - preStartBufferLimit: events kept before `start()`.
     ///   - start: whether to call `start()` (default true).
+    /// - Returns: the harness, started unless `start` is false.
     public static func make(
         appID: String = "TEST-APP",
         salt: String = "",

@@ -15,10 +15,16 @@ extension EventInput {
     /// `TelemetryDeck.Purchase.completed` with the price in US dollars as `floatValue`.
     ///
     /// - Parameters:
+    ///   - productID: the purchased product's identifier (`TelemetryDeck.Purchase.productID`).
     ///   - price: the price in `currencyCode`.
     ///   - currencyCode: ISO 4217 code; a code without a known rate is sent unconverted (as
     ///     TelemetryDeck v3 does) and keeps its code in the payload.
+    ///   - countryCode: the storefront's country, when known (`TelemetryDeck.Purchase.countryCode`).
+    ///   - isSubscription: a subscription or a one-time purchase (`TelemetryDeck.Purchase.type`).
     ///   - usdRates: US dollars per unit of each currency.
+    ///   - parameters: the app's own parameters; they win over the preset's on a clash.
+    ///   - customUserID: a user identifier for this event only.
+    /// - Returns: the input to pass to `event(_:)` or `send(_:)`.
     public static func purchaseCompleted(
         productID: String,
         price: Double,

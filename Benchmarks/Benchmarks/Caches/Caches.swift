@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import Synchronization
 import TelemetryKit
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
@@ -102,6 +103,11 @@ func withNewIDs(_ events: [Event]) -> [Event] {
     }
 }
 
+/// How many append benchmarks ran, shared by their closures.
+final class AppendCount: Sendable {
+    let calls = Mutex(0)
+}
+
 /// Registers the append and peek+remove benchmarks for one backend.
 func cacheBenchmarks(_ backend: String, make: () throws -> any EventCaching) {
     let appendCache: any EventCaching
@@ -114,11 +120,11 @@ func cacheBenchmarks(_ backend: String, make: () throws -> any EventCaching) {
         return
     }
     let batch = (0..<100).map(typicalEvent)
-    let appended = Locked(0)
+    let appended = AppendCount()
 
     Benchmark("\(backend): append 100 events (one call)") { benchmark in
         // Keep the cache from growing without bound; not measured.
-        if appended.withLock({ count in
+        if appended.calls.withLock({ count in
             count += 1
             return count % 50 == 0
         }) {

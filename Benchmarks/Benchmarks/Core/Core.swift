@@ -63,11 +63,19 @@ let benchmarks: @Sendable () -> Void = {
     let steady = SteadyClient()
     let clientInput = EventInput("Screen.shown", parameters: ["screen": "home"])
 
-    Benchmark("TelemetryClient.send, 0 processors, in-memory cache") { benchmark in
+    Benchmark("TelemetryClient, 0 processors: awaited send (main actor)") { benchmark in
+        try await steady.measureAwaitedOnMainActor(benchmark, input: clientInput)
+    }
+
+    Benchmark("TelemetryClient, 0 processors: awaited send (detached task)") { benchmark in
         try await steady.measureAwaited(benchmark, input: clientInput)
     }
 
-    Benchmark("TelemetryClient, 0 processors, event → in-memory cache (per event, pipelined)") { benchmark in
+    Benchmark("TelemetryClient, 0 processors: fire-and-forget, total (main actor)") { benchmark in
+        try await steady.measurePipelinedOnMainActor(benchmark, input: clientInput)
+    }
+
+    Benchmark("TelemetryClient, 0 processors: fire-and-forget, total (detached task)") { benchmark in
         try await steady.measurePipelined(benchmark, input: clientInput)
     }
 
