@@ -101,8 +101,16 @@ public struct EventContext: Sendable {
         return total
     }
 
-    /// The added dictionaries in order, when every fragment is a whole dictionary (the
-    /// common shape: processors add precomputed dictionaries); nil otherwise.
+    /// Whether every fragment is a whole dictionary (the common shape: processors add
+    /// precomputed dictionaries).
+    var consistsOfDictionaries: Bool {
+        fragments.allSatisfy { fragment in
+            if case .values = fragment { return true }
+            return false
+        }
+    }
+
+    /// The added dictionaries in order, when every fragment is a whole dictionary; nil otherwise.
     var dictionaryFragments: [[String: PayloadValue]]? {
         var result = [[String: PayloadValue]]()
         result.reserveCapacity(fragments.count)

@@ -145,22 +145,20 @@ private final class MetadataCache: Sendable {
 
     /// The merged metadata and whether it contains non-finite numbers.
     func metadata(of context: EventContext) -> ([String: PayloadValue], Bool) {
-        guard Self.canIdentify, let dictionaries = context.dictionaryFragments else {
+        guard Self.canIdentify, context.consistsOfDictionaries else {
             var payload = [String: PayloadValue](minimumCapacity: context.estimatedCount)
             context.apply(to: &payload)
             return (payload, payload.values.contains { $0.isNonFiniteNumber })
         }
-        if dictionaries.isEmpty {
+        if context.fragments.isEmpty {
             return ([:], false)
         }
-        var identities = [UInt]()
-        identities.reserveCapacity(dictionaries.count)
-        for dictionary in dictionaries {
-            identities.append(Self.identity(of: dictionary))
-        }
-        if let hit = entry.withLock({ $0.identities == identities ? ($0.merged, $0.hasNonFinite) : nil }) {
+        // The hit is checked in place: nothing is allocated or retained per event.
+        if let hit = entry.withLock({ Self.matches($0.identities, context) ? ($0.merged, $0.hasNonFinite) : nil }) {
             return hit
         }
+        let dictionaries = context.dictionaryFragments ?? []
+        let identities = dictionaries.map(Self.identity(of:))
         var merged = [String: PayloadValue](minimumCapacity: context.estimatedCount)
         context.apply(to: &merged)
         let hasNonFinite = merged.values.contains { $0.isNonFiniteNumber }
@@ -168,6 +166,17 @@ private final class MetadataCache: Sendable {
             entry = Entry(identities: identities, sources: dictionaries, merged: merged, hasNonFinite: hasNonFinite)
         }
         return (merged, hasNonFinite)
+    }
+
+    /// Whether `context` adds exactly the dictionaries with these identities, in this order.
+    private static func matches(_ identities: [UInt], _ context: EventContext) -> Bool {
+        guard identities.count == context.fragments.count else { return false }
+        for index in identities.indices {
+            guard case .values(let values) = context.fragments[index], identity(of: values) == identities[index] else {
+                return false
+            }
+        }
+        return true
     }
 
     /// The address of a dictionary's storage (a dictionary is a single reference).

@@ -107,12 +107,16 @@ public protocol SynchronousEventProcessor: EventProcessor {
 }
 
 extension SynchronousEventProcessor {
+    // Inlinable: a processor's module specializes both for its own type (no generic call
+    // per event).
+    @inlinable
     public func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
     {
         try process(&input, context: &context)
         return .continued
     }
 
+    @inlinable
     public func process(
         _ input: EventInput,
         context: EventContext,

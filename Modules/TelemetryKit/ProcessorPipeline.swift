@@ -36,6 +36,11 @@ public struct ProcessorPipeline: Sendable {
     nonisolated(nonsending)
         public func process(_ input: EventInput, context: EventContext = EventContext()) async throws -> Event
     {
+        var context = context
+        // Room for a fragment per processor: the context's list does not grow step by step.
+        if context.fragments.capacity < processors.count {
+            context.fragments.reserveCapacity(processors.count)
+        }
         do {
             return try await Self.run(processors, from: 0, input, context, finalizer)
         } catch ProcessorError.eventFiltered {

@@ -72,6 +72,24 @@ struct SynchronousProcessorTests {
         }
     }
 
+    /// The README's synchronous processor, word for word.
+    struct ABTestProcessor: SynchronousEventProcessor {
+        let variant: String
+        func process(_ input: inout EventInput, context: inout EventContext) throws {
+            context.addParameter("ABTest.variant", value: variant)  // throw .eventFiltered to drop
+        }
+    }
+
+    @Test func theReadmesSynchronousProcessorAddsTheVariant() async throws {
+        let pipeline = ProcessorPipeline(
+            processors: [ABTestProcessor(variant: "B")],
+            finalizer: EventFinalizer(appID: "APP")
+        )
+        let event = try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home"]))
+        #expect(event.payload["ABTest.variant"] == .string("B"))
+        #expect(event.payload["screen"] == .string("home"))
+    }
+
     @Test func synchronousAndAsyncProcessorsRunInArrayOrderAndSeeEachOthersChanges() async throws {
         let log = Locked([String]())
         let pipeline = ProcessorPipeline(
