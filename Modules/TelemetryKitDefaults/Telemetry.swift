@@ -196,7 +196,7 @@ public enum Telemetry {
 
     /// Sends an event and returns once it is in the cache of every destination (or, before
     /// `initialize`, once it is buffered). Runs on the caller's executor, as
-    /// ``TelemetryClient/send(_:)`` does: from the main actor it does not hop off it.
+    /// `TelemetryClient.send(_:)` does: from the main actor it does not hop off it.
     nonisolated(nonsending) public static func event(
         _ name: String,
         parameters: EventParameters = [:],
