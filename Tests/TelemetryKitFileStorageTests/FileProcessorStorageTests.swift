@@ -1,8 +1,10 @@
 import TelemetryKit
+import TelemetryKitJSONFileStorage
 import TelemetryKitTesting
 import Testing
 
 @testable import TelemetryKitFileStorageSupport
+@testable import TelemetryKitPlistStorage
 
 #if canImport(Darwin)
 import Darwin
@@ -46,6 +48,24 @@ struct FileProcessorStorageTests {
         #expect(storage.appID == StorageKind.appID)
     }
 
+    @Test func aStorageOpenedByURLUsesItsFormatsDefaultsAndHasNoSuite() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plist = try FileBackedProcessorStorage<PropertyListStorageFormat>(fileURL: directory.file("a.plist"))
+        let json = try FileBackedProcessorStorage<JSONStorageFormat>(fileURL: directory.file("b.json"))
+        await plist.set("v", forKey: "k")
+        await json.set(7, forKey: "n")
+        await plist.flush()
+        await json.flush()
+
+        #expect(plist.suiteName == nil && plist.appID == nil)
+        #expect(plist.format.outputFormat == .binary)
+        let plistBytes = try Data(contentsOf: directory.file("a.plist"))
+        #expect(plistBytes.starts(with: Array("bplist00".utf8)))
+        #expect(try PropertyListStorageFormat().decode(plistBytes) == ["k": .string("v")])
+        #expect(try JSONStorageFormat().decode(Data(contentsOf: directory.file("b.json"))) == ["n": .integer(7)])
+    }
+
     @Test(arguments: StorageKind.allCases)
     func theFileHasMode0600(_ kind: StorageKind) async throws {
         let directory = try TemporaryDirectory()
@@ -75,8 +95,8 @@ struct FileProcessorStorageTests {
 
         await clock.waitForSleepers(1)
         #expect(clock.sleeperCount == 1)
-        clock.advance(by: FileBackedProcessorStorage.defaultWriteDelay)
-        await storage.backing.lastScheduledWrite?.value
+        clock.advance(by: FileBackedProcessorStorage<JSONStorageFormat>.defaultWriteDelay)
+        await storage.lastScheduledWrite?.value
         #expect(storage.diagnostics.writeCount == 1)
         #expect(storage.diagnostics.hasPendingChanges == false)
 

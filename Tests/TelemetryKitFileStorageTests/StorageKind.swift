@@ -12,6 +12,18 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// What the shared tests use of a file storage, whatever its format.
+protocol FileStorageUnderTest: ProcessorStorage {
+    var fileURL: URL { get }
+    var diagnostics: FileStorageDiagnostics { get }
+    var keys: [String] { get }
+    var suiteName: String? { get }
+    var appID: String? { get }
+    var lastScheduledWrite: Task<Void, Never>? { get }
+}
+
+extension FileBackedProcessorStorage: FileStorageUnderTest {}
+
 /// The file-backed storages the shared tests run against.
 enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
     /// `PlistProcessorStorage`.
@@ -38,7 +50,7 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// The storage type.
-    var storageType: any FileBackedStorageFront.Type {
+    var storageType: any FileStorageUnderTest.Type {
         switch self {
         case .plist: PlistProcessorStorage.self
         case .json: JSONFileProcessorStorage.self
@@ -51,14 +63,20 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
         suiteName: String = "TelemetryKit",
         logger: any Logging = StandardErrorLogger(),
         clock: any TelemetryClock = SystemClock()
-    ) throws(FileStorageError) -> any FileBackedStorageFront {
-        try storageType.init(
-            suiteName: suiteName,
-            appID: Self.appID,
-            directory: directory,
-            logger: logger,
-            clock: clock
-        )
+    ) throws(FileStorageError) -> any FileStorageUnderTest {
+        func open<Format>(_: Format.Type) throws(FileStorageError) -> FileBackedProcessorStorage<Format> {
+            try FileBackedProcessorStorage<Format>(
+                suiteName: suiteName,
+                appID: Self.appID,
+                directory: directory,
+                logger: logger,
+                clock: clock
+            )
+        }
+        switch self {
+        case .plist: return try open(PropertyListStorageFormat.self)
+        case .json: return try open(JSONStorageFormat.self)
+        }
     }
 
     /// A storage of this kind in `directory`, with the tests' defaults: a recording logger
@@ -68,7 +86,7 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
         suiteName: String = "TelemetryKit",
         logger: any Logging = RecordingLogger(),
         clock: ManualClock = ManualClock()
-    ) throws -> any FileBackedStorageFront {
+    ) throws -> any FileStorageUnderTest {
         try make(directory: directory.url, suiteName: suiteName, logger: logger, clock: clock)
     }
 
@@ -109,7 +127,7 @@ enum StorageKind: CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-extension FileBackedStorageFront {
+extension FileStorageUnderTest {
     /// Sets each value with the setter of its type, in order, then flushes.
     func store(_ values: KeyValuePairs<String, StoredValue>) async {
         for (key, value) in values {

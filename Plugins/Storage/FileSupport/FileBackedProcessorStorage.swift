@@ -6,10 +6,13 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// A `ProcessorStorage` served from memory and persisted to one file in a pluggable format.
+/// A `ProcessorStorage` served from memory and persisted to one file in the format `Format`.
 ///
-/// `PlistProcessorStorage` and `JSONFileProcessorStorage` are this storage with their format;
-/// use it directly to store another format (conform to `ProcessorStorageFileFormat`).
+/// One storage, several file formats: `PlistProcessorStorage` is
+/// `FileBackedProcessorStorage<PropertyListStorageFormat>` and `JSONFileProcessorStorage` is
+/// `FileBackedProcessorStorage<JSONStorageFormat>`. Store another format by conforming a type
+/// to `ProcessorStorageFileFormat`; everything but encoding and decoding one whole file is
+/// done here, the same way for every format:
 ///
 /// - Reads never touch the disk: the file is read once, at creation.
 /// - Writes are coalesced: the first change after a write schedules one write `writeDelay`
@@ -20,26 +23,32 @@ public import Foundation
 ///   `.corrupt` suffix, a warning is logged once, and the storage starts empty.
 ///
 /// ```swift
-/// let storage = try FileBackedProcessorStorage(
+/// let settings = try PlistProcessorStorage(appID: "APP-ID")    // <app support>/TelemetryKit.plist
+/// let yaml = try FileBackedProcessorStorage(
 ///     fileURL: directory.appendingPathComponent("settings.yaml"),
 ///     format: YAMLStorageFormat()
 /// )
 /// ```
-public final class FileBackedProcessorStorage: ProcessorStorage {
+public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat>: ProcessorStorage {
     /// The delay between the first unsaved change and its write, unless given otherwise.
-    public static let defaultWriteDelay: TimeInterval = 0.5
+    public static var defaultWriteDelay: TimeInterval { 0.5 }
 
     /// Suffix appended to the name of a file that could not be decoded.
-    public static let corruptFileSuffix = ".corrupt"
+    public static var corruptFileSuffix: String { ".corrupt" }
 
     /// The file the values persist to.
     public let fileURL: URL
     /// How long a change waits for others before they are written together.
     public let writeDelay: TimeInterval
+    /// Encodes and decodes the file.
+    public let format: Format
+    /// The suite the file is named after, when opened by suite (nil when opened by URL).
+    public let suiteName: String?
+    /// The app whose directory holds the file, when opened by suite (nil when opened by URL).
+    public let appID: String?
 
     private let filePath: String
     private let directoryPath: String
-    private let format: any ProcessorStorageFileFormat
     private let logger: any Logging
     private let clock: any TelemetryClock
     private let state: Locked<State>
@@ -65,18 +74,34 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
     }
 
     /// Opens the file of suite `suiteName` for `appID`: `<directory>/<suiteName>.<extension>`,
-    /// where `directory` defaults to the app's application-support / XDG data directory.
+    /// where `directory` defaults to the app's application-support directory (on Linux
+    /// `$XDG_DATA_HOME/telemetrykit/<appID>/` or `~/.local/share/telemetrykit/<appID>/`),
+    /// creating the directory if needed.
     ///
+    /// ```swift
+    /// let storage = try PlistProcessorStorage(appID: "APP-ID")
+    /// await storage.set("B", forKey: "ABTest.variant")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - suiteName: The file name without extension (default `"TelemetryKit"`); one path
+    ///     component.
+    ///   - appID: The app whose directory holds the file; one path component.
+    ///   - directory: The directory for the file, instead of the app's default one.
+    ///   - format: Encodes and decodes the file (default: the format's default settings).
+    ///   - logger: Receives the corrupt-file warning and write errors.
+    ///   - writeDelay: How long changes are collected before one write.
+    ///   - clock: The clock the write delay runs on.
     /// - Throws: `FileStorageError` for a suite name or app id that is not one path
     ///   component, an unusable directory or an unreadable file, naming the path.
     public convenience init(
-        suiteName: String,
+        suiteName: String = "TelemetryKit",
         appID: String,
-        directory: URL?,
-        format: any ProcessorStorageFileFormat,
-        logger: any Logging,
-        writeDelay: TimeInterval,
-        clock: any TelemetryClock
+        directory: URL? = nil,
+        format: Format = Format(),
+        logger: any Logging = StandardErrorLogger(),
+        writeDelay: TimeInterval = FileBackedProcessorStorage.defaultWriteDelay,
+        clock: any TelemetryClock = SystemClock()
     ) throws(FileStorageError) {
         try StorageDirectory.validateComponent(suiteName)
         try StorageDirectory.validateComponent(appID)
@@ -94,7 +119,8 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
             format: format,
             logger: logger,
             writeDelay: writeDelay,
-            clock: clock
+            clock: clock,
+            suite: (suiteName, appID)
         )
     }
 
@@ -110,15 +136,35 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
     ///   - writeDelay: How long changes are collected before one write (default 0.5 s).
     ///   - clock: The clock the write delay runs on (`ManualClock` in tests).
     /// - Throws: `FileStorageError.directoryNotWritable` or `.fileNotReadable`, naming the path.
-    public init(
+    public convenience init(
         fileURL: URL,
-        format: any ProcessorStorageFileFormat,
+        format: Format = Format(),
         logger: any Logging = StandardErrorLogger(),
         writeDelay: TimeInterval = FileBackedProcessorStorage.defaultWriteDelay,
         clock: any TelemetryClock = SystemClock()
     ) throws(FileStorageError) {
+        try self.init(
+            fileURL: fileURL,
+            format: format,
+            logger: logger,
+            writeDelay: writeDelay,
+            clock: clock,
+            suite: nil
+        )
+    }
+
+    private init(
+        fileURL: URL,
+        format: Format,
+        logger: any Logging,
+        writeDelay: TimeInterval,
+        clock: any TelemetryClock,
+        suite: (name: String, appID: String)?
+    ) throws(FileStorageError) {
         self.fileURL = fileURL
         self.format = format
+        self.suiteName = suite?.name
+        self.appID = suite?.appID
         self.logger = logger
         self.writeDelay = max(0, writeDelay)
         self.clock = clock
@@ -284,7 +330,7 @@ public final class FileBackedProcessorStorage: ProcessorStorage {
 
     private static func moveCorruptFileAside(path: String, byteCount: Int, error: any Error, logger: any Logging) {
         let decodingError = error
-        let destination = path + corruptFileSuffix
+        let destination = path + Self.corruptFileSuffix
         do {
             try AtomicFile.move(path: path, to: destination)
             logger.warning(

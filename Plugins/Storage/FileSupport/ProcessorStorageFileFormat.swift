@@ -17,6 +17,9 @@ public import Foundation
 /// - `decode` throws on anything it did not write (garbage, truncation, unknown layout);
 ///   the storage then moves the file aside and starts empty. It must never crash.
 public protocol ProcessorStorageFileFormat: Sendable {
+    /// The format with its default settings (what a storage opened without a format uses).
+    init()
+
     /// The file name extension, without the dot (`"plist"`, `"json"`).
     var fileExtension: String { get }
 

@@ -1,13 +1,7 @@
-import TelemetryKit
 public import TelemetryKitFileStorageSupport
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// `ProcessorStorage` in a JSON file per suite, with typed values (see `JSONStorageFormat`).
+/// `ProcessorStorage` in a JSON file per suite, with typed values: the file storage with
+/// ``JSONStorageFormat``.
 ///
 /// The file is `<directory>/<suiteName>.json`; by default the directory is the app's
 /// application-support directory (`StorageDirectory.applicationSupport(appID:)`: on Linux
@@ -20,19 +14,4 @@ import Foundation
 /// let storage = try JSONFileProcessorStorage(appID: "APP-ID")
 /// await storage.set("B", forKey: "ABTest.variant")
 /// ```
-public final class JSONFileProcessorStorage: FileBackedStorageFront {
-    /// The name of the file, without extension.
-    public let suiteName: String
-    /// The app the storage belongs to.
-    public let appID: String
-    /// The storage doing the work.
-    public let backing: FileBackedProcessorStorage
-
-    public static var format: any ProcessorStorageFileFormat { JSONStorageFormat() }
-
-    public init(suiteName: String, appID: String, backing: FileBackedProcessorStorage) {
-        self.suiteName = suiteName
-        self.appID = appID
-        self.backing = backing
-    }
-}
+public typealias JSONFileProcessorStorage = FileBackedProcessorStorage<JSONStorageFormat>

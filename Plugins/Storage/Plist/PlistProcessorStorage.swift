@@ -1,13 +1,7 @@
-import TelemetryKit
 public import TelemetryKitFileStorageSupport
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// `ProcessorStorage` in a property-list file per suite, like UserDefaults.
+/// `ProcessorStorage` in a property-list file per suite, like UserDefaults: the file storage
+/// with ``PropertyListStorageFormat``.
 ///
 /// The file is `<directory>/<suiteName>.plist`; by default the directory is the app's
 /// application-support directory (`StorageDirectory.applicationSupport(appID:)`: on Linux
@@ -20,19 +14,4 @@ import Foundation
 /// let storage = try PlistProcessorStorage(appID: "APP-ID")
 /// await storage.set("B", forKey: "ABTest.variant")
 /// ```
-public final class PlistProcessorStorage: FileBackedStorageFront {
-    /// The name of the file, without extension.
-    public let suiteName: String
-    /// The app the storage belongs to.
-    public let appID: String
-    /// The storage doing the work.
-    public let backing: FileBackedProcessorStorage
-
-    public static var format: any ProcessorStorageFileFormat { PropertyListStorageFormat() }
-
-    public init(suiteName: String, appID: String, backing: FileBackedProcessorStorage) {
-        self.suiteName = suiteName
-        self.appID = appID
-        self.backing = backing
-    }
-}
+public typealias PlistProcessorStorage = FileBackedProcessorStorage<PropertyListStorageFormat>

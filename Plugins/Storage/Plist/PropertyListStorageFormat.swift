@@ -15,7 +15,13 @@ public struct PropertyListStorageFormat: ProcessorStorageFileFormat {
     /// The encoding used for writing.
     public var outputFormat: PropertyListDecoder.PropertyListFormat
 
-    public init(outputFormat: PropertyListDecoder.PropertyListFormat = .binary) {
+    /// Writes binary property lists.
+    public init() {
+        self.init(outputFormat: .binary)
+    }
+
+    /// Writes property lists in `outputFormat` (`.binary` or `.xml`).
+    public init(outputFormat: PropertyListDecoder.PropertyListFormat) {
         self.outputFormat = outputFormat
     }
 
