@@ -65,38 +65,14 @@ public func residentMemoryBytes() -> Int? {
     #endif
 }
 
-/// Fills an InMemoryEventCache with `count` events made by `make` (appended 100 at a time)
-/// and returns the growth of resident memory per event, or nil where it cannot be read.
-public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
-    guard let before = residentMemoryBytes() else { return nil }
-    let cache = InMemoryEventCache(cacheLimit: count)
-    var batch: [Event] = []
-    batch.reserveCapacity(100)
-    for number in 0..<count {
-        batch.append(try await make(number))
-        if batch.count == 100 {
-            try await cache.append(batch)
-            batch.removeAll(keepingCapacity: true)
-        }
-    }
-    try await cache.append(batch)
-    guard let after = residentMemoryBytes() else { return nil }
-    blackHole(await cache.count())
-    return (after - before) / count
-}
-
-/// Appends `count` events made by `make` (100 per call) to a fresh SQLiteEventCache in a
-/// temporary directory and returns the growth of resident memory per queued event, or nil
-/// where it cannot be read.
-public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let cache = try SQLiteEventCache(
-        fileURL: directory.appendingPathComponent("events.sqlite"),
-        limit: count,
-        logger: SilentLogger()
-    )
+/// Appends `count` events made by `make` to `cache`, 100 per call, and returns the growth of
+/// resident memory per queued event; nil where memory cannot be read, or when the cache did
+/// not keep every event.
+public func residentBytesPerEvent(
+    in cache: any EventCaching,
+    count: Int,
+    make: (Int) async throws -> Event
+) async throws -> Int? {
     guard let before = residentMemoryBytes() else { return nil }
     var batch: [Event] = []
     batch.reserveCapacity(100)
@@ -111,10 +87,47 @@ public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) a
     guard let after = residentMemoryBytes() else { return nil }
     let queued = await cache.count()
     guard queued == count else {
-        print("The SQLite cache holds \(queued) of \(count) events: no memory reading.")
+        print("The cache holds \(queued) of \(count) events: no memory reading.")
         return nil
     }
     return (after - before) / count
+}
+
+/// ``residentBytesPerEvent(in:count:make:)`` for an InMemoryEventCache that holds them all.
+public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
+    try await residentBytesPerEvent(in: InMemoryEventCache(cacheLimit: count), count: count, make: make)
+}
+
+/// ``residentBytesPerEvent(in:count:make:)`` for a fresh SQLiteEventCache in a temporary
+/// directory (removed afterwards).
+public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cache = try SQLiteEventCache(
+        fileURL: directory.appendingPathComponent("events.sqlite"),
+        limit: count,
+        logger: SilentLogger()
+    )
+    return try await residentBytesPerEvent(in: cache, count: count, make: make)
+}
+
+/// Registers the four client rows of one pipeline, named `"<label>: …"`: an awaited `send`
+/// and fire-and-forget events drained (total), each from the main actor and from a task off
+/// it, into `steady`'s in-memory cache.
+public func registerClientBenchmarks(_ label: String, _ steady: SteadyClient, input: EventInput) {
+    Benchmark("\(label): awaited send (main actor)") { benchmark in
+        try await steady.measureAwaitedOnMainActor(benchmark, input: input)
+    }
+    Benchmark("\(label): awaited send (detached task)") { benchmark in
+        try await steady.measureAwaited(benchmark, input: input)
+    }
+    Benchmark("\(label): fire-and-forget, total (main actor)") { benchmark in
+        try await steady.measurePipelinedOnMainActor(benchmark, input: input)
+    }
+    Benchmark("\(label): fire-and-forget, total (detached task)") { benchmark in
+        try await steady.measurePipelined(benchmark, input: input)
+    }
 }
 
 /// `processors` started (in-memory storage, discarding emitter) and chained before a finalizer.

@@ -63,21 +63,7 @@ let benchmarks: @Sendable () -> Void = {
     let steady = SteadyClient()
     let clientInput = EventInput("Screen.shown", parameters: ["screen": "home"])
 
-    Benchmark("TelemetryClient, 0 processors: awaited send (main actor)") { benchmark in
-        try await steady.measureAwaitedOnMainActor(benchmark, input: clientInput)
-    }
-
-    Benchmark("TelemetryClient, 0 processors: awaited send (detached task)") { benchmark in
-        try await steady.measureAwaited(benchmark, input: clientInput)
-    }
-
-    Benchmark("TelemetryClient, 0 processors: fire-and-forget, total (main actor)") { benchmark in
-        try await steady.measurePipelinedOnMainActor(benchmark, input: clientInput)
-    }
-
-    Benchmark("TelemetryClient, 0 processors: fire-and-forget, total (detached task)") { benchmark in
-        try await steady.measurePipelined(benchmark, input: clientInput)
-    }
+    registerClientBenchmarks("TelemetryClient, 0 processors", steady, input: clientInput)
 
     Benchmark("TelemetryClient.event, caller side (fire-and-forget)") { benchmark in
         try await steady.measureCallerSide(benchmark, name: "Screen.shown", parameters: ["screen": "home"])

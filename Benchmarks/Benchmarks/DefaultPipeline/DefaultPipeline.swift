@@ -20,63 +20,45 @@ let benchmarks: @Sendable () -> Void = {
 
     // Through a TelemetryClient into an in-memory cache, from the two places apps call it:
     // main-actor code and a task off the main actor.
-    let steady = SteadyClient(processors: Telemetry.defaultProcessors(for: config))
-    Benchmark("Default pipeline: awaited send (main actor)") { benchmark in
-        try await steady.measureAwaitedOnMainActor(benchmark, input: input)
-    }
-    Benchmark("Default pipeline: awaited send (detached task)") { benchmark in
-        try await steady.measureAwaited(benchmark, input: input)
-    }
-    Benchmark("Default pipeline: fire-and-forget, total (main actor)") { benchmark in
-        try await steady.measurePipelinedOnMainActor(benchmark, input: input)
-    }
-    Benchmark("Default pipeline: fire-and-forget, total (detached task)") { benchmark in
-        try await steady.measurePipelined(benchmark, input: input)
-    }
+    registerClientBenchmarks(
+        "Default pipeline",
+        SteadyClient(processors: Telemetry.defaultProcessors(for: config)),
+        input: input
+    )
 
-    // What a queue of real events costs: 100,000 events from the 13 default processors
-    // (about 50 payload entries each) held by an InMemoryEventCache. Target ≤ 1 KB per event.
+    // What a queue of real events costs in memory: events from the 13 default processors
+    // (about 50 payload entries each), held by an InMemoryEventCache (target ≤ 1 KB per
+    // event), and queued in the default durable cache, SQLite (its page cache and
+    // bookkeeping; the events themselves are on disk).
     let residentPerEvent = BenchmarkMetric.custom(
         "RSS bytes per event",
         polarity: .prefersSmaller,
         useScalingFactor: false
     )
-    Benchmark(
-        "Default pipeline: memory of 100,000 events in an InMemoryEventCache",
-        configuration: .init(
-            metrics: [residentPerEvent],
-            warmupIterations: 0,
-            scalingFactor: .one,
-            maxDuration: .seconds(60),
-            maxIterations: 1
-        )
-    ) { benchmark in
-        let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
-        // Warm the processors' caches before the first reading.
-        blackHole(try await pipeline.process(input))
-        let bytes = try await inMemoryBytesPerEvent(count: 100_000) { number in
-            try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home", "count": number]))
+    func memoryBenchmark(
+        _ name: String,
+        count: Int,
+        _ measure: @escaping @Sendable (Int, (Int) async throws -> Event) async throws -> Int?
+    ) {
+        Benchmark(
+            "Default pipeline: memory of \(name)",
+            configuration: .init(
+                metrics: [residentPerEvent],
+                warmupIterations: 0,
+                scalingFactor: .one,
+                maxDuration: .seconds(60),
+                maxIterations: 1
+            )
+        ) { benchmark in
+            let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
+            // Warm the processors' caches before the first reading.
+            blackHole(try await pipeline.process(input))
+            let bytes = try await measure(count) { number in
+                try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home", "count": number]))
+            }
+            if let bytes { benchmark.measurement(residentPerEvent, bytes) }
         }
-        if let bytes { benchmark.measurement(residentPerEvent, bytes) }
     }
-
-    // The default durable cache: what 10,000 queued default-pipeline events keep resident
-    // (SQLite's page cache and the cache's bookkeeping; the events themselves are on disk).
-    Benchmark(
-        "Default pipeline: memory of 10,000 events queued in a SQLiteEventCache",
-        configuration: .init(
-            metrics: [residentPerEvent],
-            warmupIterations: 0,
-            scalingFactor: .one,
-            maxDuration: .seconds(60),
-            maxIterations: 1
-        )
-    ) { benchmark in
-        let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
-        blackHole(try await pipeline.process(input))
-        let bytes = try await sqliteBytesPerEvent(count: 10_000) { number in
-            try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home", "count": number]))
-        }
-        if let bytes { benchmark.measurement(residentPerEvent, bytes) }
-    }
+    memoryBenchmark("100,000 events in an InMemoryEventCache", count: 100_000, inMemoryBytesPerEvent)
+    memoryBenchmark("10,000 events queued in a SQLiteEventCache", count: 10_000, sqliteBytesPerEvent)
 }
