@@ -449,6 +449,8 @@ targets += [
         name: "TelemetryKitCollector",
         dependencies: [
             "TelemetryKit",
+            // SplitMix64, the seeded generator behind `RandomFaults`.
+            .target(name: "TelemetryKitTesting", condition: .when(traits: ["Tools"])),
             "CZlib",
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
