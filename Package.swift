@@ -246,13 +246,27 @@ targets += [
         dependencies: ["TelemetryKit"],
         path: "Plugins/Transmitters/Console"
     ),
+    // The connections and collector helpers shared by the tests that talk to the loopback
+    // collector (HTTP round trips, IntegrationTests); empty without the Tools trait.
+    .target(
+        name: "TelemetryKitHTTPTestSupport",
+        dependencies: [
+            "TelemetryKitHTTP",
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
+        path: "Tests/TelemetryKitHTTPTestSupport"
+    ),
+    // The transmitter against a stub connection; the round trips through the collector only
+    // with the Tools trait.
     .testTarget(
         name: "TelemetryKitHTTPTests",
         dependencies: [
             "TelemetryKitHTTP",
             "TelemetryKitTesting",
+            // JSONValue, to check request bodies by JSON type.
+            "TelemetryKitTransformations",
+            .target(name: "TelemetryKitHTTPTestSupport", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
-            .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
         ],
         path: "Tests/TelemetryKitHTTPTests"
     ),
@@ -301,9 +315,10 @@ targets += [
     ),
 ]
 
-// The HTTP transmitter's tests run their matrix over this connection too when the trait is on.
-if let httpTests = targets.first(where: { $0.name == "TelemetryKitHTTPTests" }) {
-    httpTests.dependencies.append(
+// The tests that talk to the collector run their matrix over this connection too when the
+// trait is on.
+if let httpTestSupport = targets.first(where: { $0.name == "TelemetryKitHTTPTestSupport" }) {
+    httpTestSupport.dependencies.append(
         .target(name: "TelemetryKitAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))
     )
 }
@@ -444,6 +459,8 @@ targets += [
         name: "TelemetryKitCollector",
         dependencies: [
             "TelemetryKit",
+            // SplitMix64, the seeded generator behind `RandomFaults`.
+            .target(name: "TelemetryKitTesting", condition: .when(traits: ["Tools"])),
             "CZlib",
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
@@ -511,9 +528,15 @@ targets += [
         ],
         path: "Tests/TelemetryKitDefaultsTests"
     ),
+    // End to end: the default pipeline, a durable cache, the HTTP transmitter and, with the
+    // Tools trait, the loopback collector.
     .testTarget(
         name: "IntegrationTests",
-        dependencies: ["TelemetryKitDefaults", "TelemetryKitTesting"],
+        dependencies: [
+            "TelemetryKitDefaults", "TelemetryKitTesting",
+            .target(name: "TelemetryKitHTTPTestSupport", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        ],
         path: "Tests/IntegrationTests"
     ),
     // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).

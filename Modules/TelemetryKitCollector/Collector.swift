@@ -8,6 +8,8 @@ public import TelemetryKit
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+// The fault generator is the tests' SplitMix64, so a seed replays the same faults everywhere.
+import TelemetryKitTesting
 
 /// A real HTTP ingest server on 127.0.0.1 for tests and local development.
 ///
@@ -63,7 +65,7 @@ public final class Collector: Sendable {
         var requests: [IngestRequest] = []
         var script: [Fault] = []
         var randomFaults: RandomFaults?
-        var generator = SeededGenerator(seed: 0)
+        var generator = SplitMix64(seed: 0)
         var maximumBatchSize: Int?
         var observers: [@Sendable ([Event]) -> Void] = []
         /// How many connections were accepted.
@@ -191,7 +193,7 @@ public final class Collector: Sendable {
     public func setRandomFaults(_ faults: RandomFaults?) {
         state.withLock { state in
             state.randomFaults = faults
-            state.generator = SeededGenerator(seed: faults?.seed ?? 0)
+            state.generator = SplitMix64(seed: faults?.seed ?? 0)
         }
     }
 

@@ -14,4 +14,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A uniform draw in `0..<1` from the top 53 bits of ``next()``: every value a `Double`
+    /// holds exactly at that spacing, the same for a seed on every platform (the standard
+    /// library's `Double.random(in:using:)` promises no particular mapping).
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
 }

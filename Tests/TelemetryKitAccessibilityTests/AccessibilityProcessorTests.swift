@@ -4,21 +4,9 @@ import TelemetryKitAccessibility
 import TelemetryKitTesting
 import Testing
 
-/// An emitter that stands for a client with its clock.
-final class FakeClientHandle: EventSending {
-    let lifecycle = AppLifecycle()
-    let clock: any TelemetryClock
-
-    init(clock: any TelemetryClock) {
-        self.clock = clock
-    }
-
-    func send(_ input: EventInput) async {}
-}
-
 extension AccessibilityProcessor {
     /// Starts the processor as a client does: its lifecycle and clock are attached first.
-    func start(storage: any ProcessorStorage, logger: any Logging, emitter: FakeClientHandle) async {
+    func start(storage: any ProcessorStorage, logger: any Logging, emitter: RecordingEmitter) async {
         attach(lifecycle: emitter.lifecycle, clock: emitter.clock)
         await start(storage: storage, logger: logger, emitter: emitter as any EventSending)
     }
@@ -188,7 +176,7 @@ struct AccessibilityProcessorTests {
         await processor.start(
             storage: InMemoryProcessorStorage(),
             logger: SilentLogger(),
-            emitter: FakeClientHandle(clock: clock)
+            emitter: RecordingEmitter(clock: clock)
         )
         #expect(source.readings == 1)
 
@@ -217,7 +205,7 @@ struct AccessibilityProcessorTests {
         await processor.start(
             storage: InMemoryProcessorStorage(),
             logger: SilentLogger(),
-            emitter: FakeClientHandle(clock: clientClock)
+            emitter: RecordingEmitter(clock: clientClock)
         )
         _ = try await payload(processor)
         #expect(source.readings == 1)
@@ -234,7 +222,7 @@ struct AccessibilityProcessorTests {
         await processor.start(
             storage: InMemoryProcessorStorage(),
             logger: SilentLogger(),
-            emitter: FakeClientHandle(clock: clientClock)
+            emitter: RecordingEmitter(clock: clientClock)
         )
         clientClock.advance(by: 7_200)
         _ = try await payload(processor)
@@ -286,7 +274,7 @@ struct LinuxAccessibilityTests {
         await processor.start(
             storage: InMemoryProcessorStorage(),
             logger: SilentLogger(),
-            emitter: FakeClientHandle(clock: ManualClock())
+            emitter: RecordingEmitter(clock: ManualClock())
         )
         let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3])
         let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))

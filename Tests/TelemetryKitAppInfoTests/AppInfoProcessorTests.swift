@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitTesting
 import Testing
 
 @testable import TelemetryKitAppInfo
@@ -7,7 +8,7 @@ struct AppInfoProcessorTests {
     private typealias Keys = AppInfoProcessor.Keys
 
     private func payload(of processor: AppInfoProcessor) async throws -> [String: PayloadValue] {
-        try await ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        try await ProcessorPipeline(processors: [processor], finalizer: .test)
             .process(EventInput("Screen.shown")).payload
     }
 
@@ -65,7 +66,7 @@ struct AppInfoProcessorTests {
             appVersion: "2.1.0",
             buildNumber: "42"
         )
-        let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [processor], finalizer: .test)
 
         let event = try await pipeline.process(EventInput("Screen.shown", parameters: [Keys.version: "9.9"]))
 

@@ -61,11 +61,6 @@ final class GateProcessor: EventProcessor {
     }
 }
 
-/// An emitter that loses everything, like an app that quits before events are processed.
-struct DiscardingEmitter: EventSending {
-    func send(_ input: EventInput) async {}
-}
-
 struct ConsentProcessorTests {
     /// Processes everything sent, lets re-emitted events come back, and delivers.
     private func settle(_ client: TelemetryClient, _ consent: ConsentProcessor) async {
@@ -205,7 +200,7 @@ struct ConsentProcessorTests {
         // not passed on yet, and the next start releases them before anything else.
         let storage = InMemoryProcessorStorage()
         let first = ConsentProcessor()
-        await first.start(storage: storage, logger: RecordingLogger(), emitter: DiscardingEmitter())
+        await first.start(storage: storage, logger: RecordingLogger(), emitter: RecordingEmitter())
         let pipeline = ProcessorPipeline(processors: [first], finalizer: EventFinalizer(appID: "APP"))
         await #expect(throws: ProcessorError.self) {
             try await pipeline.process(EventInput("Early"))

@@ -1,29 +1,14 @@
 import TelemetryKit
 import TelemetryKitDefaultParameters
 import TelemetryKitDefaultPrefix
+import TelemetryKitTesting
 import Testing
-
-/// Adds one metadata value to the context, like an SDK processor (device, app info) does.
-private struct MetadataProcessor: EventProcessor {
-    let key: String
-    let value: String
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
-        context.addParameter(key, value: value)
-        return try await next(input, context)
-    }
-}
 
 struct DefaultParametersProcessorTests {
     let defaults = DefaultParametersProcessor(parameters: ["plan": "free", "source": "app", "level": 3])
 
     @Test func addsTheDefaultsToAnEventWithoutParameters() async throws {
-        let pipeline = ProcessorPipeline(processors: [defaults], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [defaults], finalizer: .test)
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
@@ -31,7 +16,7 @@ struct DefaultParametersProcessorTests {
     }
 
     @Test func perEventParametersOverrideTheDefaults() async throws {
-        let pipeline = ProcessorPipeline(processors: [defaults], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [defaults], finalizer: .test)
 
         let event = try await pipeline.process(
             EventInput("Checkout.completed", parameters: ["plan": "pro", "level": 7, "items": 2])
@@ -47,12 +32,12 @@ struct DefaultParametersProcessorTests {
     @Test func defaultsWinOverContextMetadataLikeEventParameters() async throws {
         let pipeline = ProcessorPipeline(
             processors: [
-                MetadataProcessor(key: "source", value: "metadata-before"),
+                ParameterAddingProcessor(key: "source", value: "metadata-before"),
                 defaults,
-                MetadataProcessor(key: "plan", value: "metadata-after"),
-                MetadataProcessor(key: "Device.kind", value: "server"),
+                ParameterAddingProcessor(key: "plan", value: "metadata-after"),
+                ParameterAddingProcessor(key: "Device.kind", value: "server"),
             ],
-            finalizer: testFinalizer
+            finalizer: .test
         )
 
         let event = try await pipeline.process(EventInput("Screen.shown", parameters: ["level": 9]))
@@ -67,7 +52,7 @@ struct DefaultParametersProcessorTests {
     @Test func defaultsAreCustomParametersThatTheParameterPrefixApplies() async throws {
         let pipeline = ProcessorPipeline(
             processors: [defaults, DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")],
-            finalizer: testFinalizer
+            finalizer: .test
         )
 
         let event = try await pipeline.process(EventInput("login", parameters: ["plan": "pro"]))
@@ -83,7 +68,7 @@ struct DefaultParametersProcessorTests {
     @Test func emptyDefaultsLeaveTheEventAlone() async throws {
         let pipeline = ProcessorPipeline(
             processors: [DefaultParametersProcessor(parameters: [:])],
-            finalizer: testFinalizer
+            finalizer: .test
         )
 
         let event = try await pipeline.process(EventInput("Screen.shown", parameters: ["screen": "home"]))

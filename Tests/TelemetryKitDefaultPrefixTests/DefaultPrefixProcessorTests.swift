@@ -3,26 +3,11 @@ import TelemetryKitDefaultPrefix
 import TelemetryKitTesting
 import Testing
 
-/// Adds one metadata value to the context, like an SDK processor does.
-private struct MetadataProcessor: EventProcessor {
-    let key: String
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
-        context.addParameter(key, value: "metadata")
-        return try await next(input, context)
-    }
-}
-
 struct DefaultPrefixProcessorTests {
     let prefix = DefaultPrefixProcessor(eventPrefix: "MyApp.", parameterPrefix: "MyApp.")
 
     private func run(_ processor: DefaultPrefixProcessor, _ input: EventInput) async throws -> Event {
-        try await ProcessorPipeline(processors: [processor], finalizer: testFinalizer).process(input)
+        try await ProcessorPipeline(processors: [processor], finalizer: .test).process(input)
     }
 
     @Test(arguments: [
@@ -97,8 +82,11 @@ struct DefaultPrefixProcessorTests {
 
     @Test func leavesContextMetadataAlone() async throws {
         let pipeline = ProcessorPipeline(
-            processors: [MetadataProcessor(key: "Custom.before"), prefix, MetadataProcessor(key: "Custom.after")],
-            finalizer: testFinalizer
+            processors: [
+                ParameterAddingProcessor(key: "Custom.before", value: "metadata"), prefix,
+                ParameterAddingProcessor(key: "Custom.after", value: "metadata"),
+            ],
+            finalizer: .test
         )
 
         let event = try await pipeline.process(EventInput("login", parameters: ["method": "email"]))
@@ -114,7 +102,7 @@ struct DefaultPrefixProcessorTests {
 
     @Test func aKeyWrittenWithThePrefixWinsACollisionAndTheLossIsLogged() async throws {
         let logger = RecordingLogger()
-        await prefix.start(storage: InMemoryProcessorStorage(), logger: logger, emitter: UnusedEmitter())
+        await prefix.start(storage: InMemoryProcessorStorage(), logger: logger, emitter: RecordingEmitter())
 
         let event = try await run(prefix, EventInput("login", parameters: ["plan": "short", "MyApp.plan": "full"]))
 

@@ -2,6 +2,10 @@ import Foundation
 import TelemetryKitDefaults
 
 // The processors of spec/01 ("Writing Custom Processors"), written against the public API.
+// They are what these tests check — that the spec's examples compile and behave as the spec
+// says — so they stay written out as the spec shows them, not replaced by the look-alike
+// doubles of TelemetryKitTesting (`ParameterAddingProcessor`, `FilteringProcessor`,
+// `PassThroughProcessor`).
 
 struct ABTestProcessor: EventProcessor {
     let variant: String

@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitTransformations
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -35,11 +36,11 @@ struct EventWireEncoderTests {
             sharedPayload: ["screen": "shared", "TelemetryDeck.Device.platform": "Linux"],
             ownPayload: ["screen": "own", "count": 2]
         )
-        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).arrayValue?.first?.objectValue)
         #expect(
             object["payload"]
                 == .object([
-                    "screen": .string("own"), "TelemetryDeck.Device.platform": .string("Linux"), "count": .number(2),
+                    "screen": .string("own"), "TelemetryDeck.Device.platform": .string("Linux"), "count": .int(2),
                 ])
         )
     }
@@ -51,7 +52,7 @@ struct EventWireEncoderTests {
 
     @Test func writesTheTelemetryDeckMembersWithTheirJSONTypes() throws {
         let event = Fixtures.event(number: 10)
-        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).arrayValue?.first?.objectValue)
         #expect(
             Set(object.keys) == [
                 "appID", "type", "clientUser", "sessionID", "receivedAt", "payload", "floatValue", "isTestMode",
@@ -62,33 +63,33 @@ struct EventWireEncoderTests {
         #expect(object["clientUser"] == .string(SHA256Hex.digest("user-10")))
         #expect(object["sessionID"] == .string("0F7E2A4C-9D1B-4C3E-8F5A-6B2D1E0C9A87"))
         #expect(object["receivedAt"] == .string("2024-06-15T14:00:00+0000"))
-        #expect(object["floatValue"] == .number(1.5))
+        #expect(object["floatValue"] == .double(1.5))
         #expect(object["isTestMode"] == .string("false"))
         #expect(
             object["payload"]
                 == .object([
-                    "screen": .string("home"), "count": .number(3), "ratio": .number(0.25), "isPro": .bool(true),
+                    "screen": .string("home"), "count": .int(3), "ratio": .double(0.25), "isPro": .bool(true),
                 ])
         )
     }
 
     @Test func theFormWithEventIDsIsTheTelemetryDeckFormPlusTheID() throws {
         let events = [Fixtures.event(number: 11), Fixtures.event(number: 12, sessionID: nil, isTestMode: true)]
-        let plain = try #require(JSONValue.parse(EventWireEncoder.encode(events)).array)
+        let plain = try #require(JSONValue.parse(EventWireEncoder.encode(events)).arrayValue)
         let withIDs = try #require(
-            JSONValue.parse(EventWireEncoder.encode(events, format: .telemetryDeckWithEventIDs)).array
+            JSONValue.parse(EventWireEncoder.encode(events, format: .telemetryDeckWithEventIDs)).arrayValue
         )
         #expect(
-            withIDs.map { $0.object?["id"] } == [
+            withIDs.map { $0.objectValue?["id"] } == [
                 .string("00000000-0000-4000-8000-00000000000B"), .string("00000000-0000-4000-8000-00000000000C"),
             ]
         )
-        #expect(withIDs.map { $0.object?.filter { $0.key != "id" } } == plain.map(\.object))
+        #expect(withIDs.map { $0.objectValue?.filter { $0.key != "id" } } == plain.map(\.objectValue))
     }
 
     @Test func omitsAbsentSessionAndFloatValue() throws {
         let event = Fixtures.event(sessionID: nil, floatValue: nil)
-        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).array?.first?.object)
+        let object = try #require(JSONValue.parse(EventWireEncoder.encode([event])).arrayValue?.first?.objectValue)
         #expect(object["sessionID"] == nil)
         #expect(object["floatValue"] == nil)
         #expect(object.count == 6)
@@ -124,7 +125,7 @@ struct EventWireEncoderTests {
     func writesNonFinitePayloadNumbersAsStrings(value: Double, expected: String) throws {
         let event = Fixtures.event(payload: ["value": .double(value)], floatValue: value)
         let bytes = EventWireEncoder.encode([event])
-        let object = try #require(JSONValue.parse(bytes).array?.first?.object)
+        let object = try #require(JSONValue.parse(bytes).arrayValue?.first?.objectValue)
         #expect(object["payload"] == .object(["value": .string(expected)]))
         #expect(object["floatValue"] == nil)
     }

@@ -12,7 +12,7 @@ import Foundation
 struct PreviewFilterProcessorTests {
     @Test func dropsEveryEventWhileXcodeRendersPreviews() async throws {
         let filter = PreviewFilterProcessor(environment: ["XCODE_RUNNING_FOR_PREVIEWS": "1", "HOME": "/tmp"])
-        let pipeline = ProcessorPipeline(processors: [filter], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [filter], finalizer: .test)
 
         #expect(filter.isRunningForPreviews)
         for name in ["Screen.shown", "TelemetryDeck.Session.started"] {
@@ -36,7 +36,7 @@ struct PreviewFilterProcessorTests {
     )
     func passesEventsUnchangedOutsidePreviews(environment: [String: String]) async throws {
         let filter = PreviewFilterProcessor(environment: environment)
-        let pipeline = ProcessorPipeline(processors: [filter], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [filter], finalizer: .test)
 
         let event = try await pipeline.process(
             EventInput("Screen.shown", parameters: ["screen": "home"], floatValue: 2.5)

@@ -11,25 +11,6 @@ import Foundation
 
 typealias Keys = SessionTrackingProcessor.Keys
 
-/// An emitter that records what processors send, with the lifecycle and clock a client attaches.
-final class RecordingEmitter: EventSending {
-    let lifecycle: AppLifecycle
-    let clock: any TelemetryClock
-    private let inputs = Locked([EventInput]())
-
-    init(lifecycle: AppLifecycle = AppLifecycle(), clock: any TelemetryClock) {
-        self.lifecycle = lifecycle
-        self.clock = clock
-    }
-
-    func send(_ input: EventInput) async {
-        inputs.withLock { $0.append(input) }
-    }
-
-    var sent: [EventInput] { inputs.current }
-    var sentNames: [String] { sent.map(\.name) }
-}
-
 extension SessionTrackingProcessor {
     /// Starts the processor as a client does: its lifecycle and clock are attached first.
     func start(storage: any ProcessorStorage, logger: any Logging, emitter: RecordingEmitter) async {

@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitTestMode
+import TelemetryKitTesting
 import Testing
 
 struct TestModeProcessorTests {
@@ -14,7 +15,7 @@ struct TestModeProcessorTests {
 
     @Test(arguments: [true, false])
     func theOverrideDecides(testMode: Bool) async throws {
-        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: .test)
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
@@ -23,7 +24,7 @@ struct TestModeProcessorTests {
 
     @Test func withoutOverrideTestModeFollowsTheBuildConfiguration() async throws {
         let processor = TestModeProcessor()
-        let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [processor], finalizer: .test)
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
@@ -34,7 +35,7 @@ struct TestModeProcessorTests {
 
     @Test(arguments: [true, false])
     func replacesAValueAnEarlierStepSet(testMode: Bool) async throws {
-        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [TestModeProcessor(override: testMode)], finalizer: .test)
 
         let event = try await pipeline.process(EventInput("Screen.shown"), context: EventContext(isTestMode: !testMode))
 

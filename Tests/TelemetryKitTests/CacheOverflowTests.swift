@@ -56,20 +56,6 @@ private struct FaultyCacheRig {
     }
 }
 
-/// Filters the events with one name.
-private struct FilterProcessor: EventProcessor {
-    let filteredName: String
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        if input.name == filteredName { throw ProcessorError.eventFiltered }
-        return try await next(input, context)
-    }
-}
-
 struct CacheOverflowTests {
     @Test func cacheThatFailsThreeAppendsThenRecoversLosesNothingAndKeepsOrder() async throws {
         let rig = await FaultyCacheRig.make()
@@ -230,7 +216,7 @@ struct CacheOverflowTests {
 struct SendOutcomeTests {
     @Test func sendReportsWhyAnEventWasNotCached() async {
         let rig = await FaultyCacheRig.make(
-            processors: [FilterProcessor(filteredName: "Filtered"), FailingProcessor(failingName: "Broken")]
+            processors: [FilteringProcessor(names: ["Filtered"]), FailingProcessor(failingName: "Broken")]
         )
         #expect(await rig.client.send("Kept") == .cached)
         #expect(await rig.client.send("Filtered") == .filtered)
@@ -258,7 +244,7 @@ struct SendOutcomeTests {
     /// own outcome either way.
     @Test(arguments: [false, true])
     func concurrentSendsEachLearnTheirOwnOutcome(cacheFails: Bool) async {
-        let rig = await FaultyCacheRig.make(processors: [FilterProcessor(filteredName: "Filtered")])
+        let rig = await FaultyCacheRig.make(processors: [FilteringProcessor(names: ["Filtered"])])
         if cacheFails { rig.cache.failAllAppends() }
         let outcomes = await withTaskGroup(of: (String, SendOutcome).self) { group in
             for task in 0..<40 {

@@ -163,7 +163,9 @@ struct ClientOrderingTests {
             }
         }
         let emitting = Emitting()
-        let harness = await TestHarness.make(processors: [emitting, ConstantProcessor(key: "tail", value: "yes")])
+        let harness = await TestHarness.make(processors: [
+            emitting, ParameterAddingProcessor(key: "tail", value: "yes"),
+        ])
         await emitting.emit()
         await harness.client.flush()
         let event = harness.spy.deliveredEvents.first

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitTesting
 import Testing
 
 struct PipelineTests {
@@ -17,7 +18,9 @@ struct PipelineTests {
 
     @Test func laterProcessorsWinOnTheSameMetadataKey() async throws {
         let pipeline = ProcessorPipeline(
-            processors: [ConstantProcessor(key: "k", value: "first"), ConstantProcessor(key: "k", value: "second")],
+            processors: [
+                ParameterAddingProcessor(key: "k", value: "first"), ParameterAddingProcessor(key: "k", value: "second"),
+            ],
             finalizer: EventFinalizer(appID: "APP")
         )
         let event = try await pipeline.process(EventInput("x"))
@@ -38,7 +41,7 @@ struct PipelineTests {
             }
         }
         let pipeline = ProcessorPipeline(
-            processors: [ConstantProcessor(key: "k", value: "v"), Remover()],
+            processors: [ParameterAddingProcessor(key: "k", value: "v"), Remover()],
             finalizer: EventFinalizer(appID: "APP")
         )
         let event = try await pipeline.process(EventInput("x"))
@@ -46,18 +49,9 @@ struct PipelineTests {
     }
 
     @Test func filteredEventThrowsAndLaterProcessorsDoNotRun() async throws {
-        struct Filter: EventProcessor {
-            func process(
-                _ input: EventInput,
-                context: EventContext,
-                next: @Sendable (EventInput, EventContext) async throws -> Event
-            ) async throws -> Event {
-                throw ProcessorError.eventFiltered
-            }
-        }
         let log = Locked([String]())
         let pipeline = ProcessorPipeline(
-            processors: [Filter(), OrderRecordingProcessor(name: "after", log: log)],
+            processors: [FilteringProcessor(names: ["x"]), OrderRecordingProcessor(name: "after", log: log)],
             finalizer: EventFinalizer(appID: "APP")
         )
         await #expect(throws: ProcessorError.self) {

@@ -1,44 +1,6 @@
 import TelemetryKit
 
-/// Adds one constant parameter.
-struct ConstantProcessor: EventProcessor {
-    let key: String
-    let value: String
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
-        context.addParameter(key, value: value)
-        return try await next(input, context)
-    }
-}
-
-/// Records the order in which processors run, in a shared log.
-struct OrderRecordingProcessor: EventProcessor {
-    let name: String
-    let log: Locked<[String]>
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        log.withLock { $0.append("process:\(name)") }
-        return try await next(input, context)
-    }
-
-    func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
-        log.withLock { $0.append("start:\(name)") }
-    }
-
-    func stop() async {
-        log.withLock { $0.append("stop:\(name)") }
-    }
-}
-
+/// Throws for the events with one name: a processor that fails, not one that filters.
 struct FailingProcessor: EventProcessor {
     struct Failure: Error, CustomStringConvertible {
         var description: String { "boom" }

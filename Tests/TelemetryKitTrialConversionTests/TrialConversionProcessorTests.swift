@@ -4,24 +4,6 @@ import TelemetryKitTesting
 import TelemetryKitTrialConversion
 import Testing
 
-/// Records what a processor emits and lets a test await each emission in order.
-final class RecordingEmitter: EventSending {
-    private let recorded = Locked([EventInput]())
-    private let continuation: AsyncStream<EventInput>.Continuation
-    let emissions: AsyncStream<EventInput>
-
-    init() {
-        (emissions, continuation) = AsyncStream.makeStream()
-    }
-
-    var events: [EventInput] { recorded.current }
-
-    func send(_ input: EventInput) async {
-        recorded.withLock { $0.append(input) }
-        continuation.yield(input)
-    }
-}
-
 typealias Update = TrialConversionProcessor.TransactionUpdate
 
 private func trial(_ original: String, product: String = "pro.monthly") -> Update {
@@ -91,7 +73,7 @@ struct TrialConversionProcessorTests {
         )
         let second = try await nextEmission(&emissions)
         #expect(second.parameters == ["TelemetryDeck.Purchase.productID": "pro.yearly"])
-        #expect(emitter.events.count == 2)
+        #expect(emitter.sent.count == 2)
         await harness.processor.stop()
     }
 
@@ -116,7 +98,7 @@ struct TrialConversionProcessorTests {
         // of the updates before it emitted.
         let first = try await nextEmission(&emissions)
         #expect(first.parameters == ["TelemetryDeck.Purchase.productID": "marker"])
-        #expect(emitter.events.count == 1)
+        #expect(emitter.sent.count == 1)
         await harness.processor.stop()
     }
 
@@ -204,7 +186,7 @@ struct NoStoreKitTrialConversionTests {
         #expect(event.payload == ["plan": .string("pro"), "n": .int(2)])
 
         await processor.stop()
-        #expect(emitter.events.isEmpty)
+        #expect(emitter.sent.isEmpty)
         #expect(await storage.data(forKey: TrialConversionProcessor.Keys.activeTrialsStorage) == nil)
     }
 }

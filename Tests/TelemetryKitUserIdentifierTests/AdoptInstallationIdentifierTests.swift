@@ -13,13 +13,13 @@ struct AdoptInstallationIdentifierTests {
         #expect(await storage.string(forKey: key) == "legacy-user")
 
         let processor = UserIdentifierProcessor()
-        await processor.start(storage: storage, logger: RecordingLogger(), emitter: UnusedEmitter())
-        let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        await processor.start(storage: storage, logger: RecordingLogger(), emitter: RecordingEmitter())
+        let pipeline = ProcessorPipeline(processors: [processor], finalizer: .test)
         let event = try await pipeline.process(EventInput("Screen.shown"))
         #if canImport(UIKit) && !os(watchOS)
         _ = event  // the vendor identifier wins there
         #else
-        #expect(event.clientUser == testFinalizer.clientUser(for: "legacy-user"))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: "legacy-user"))
         #endif
     }
 

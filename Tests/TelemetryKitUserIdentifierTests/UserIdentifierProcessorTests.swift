@@ -16,8 +16,8 @@ struct UserIdentifierProcessorTests {
         _ processor: UserIdentifierProcessor,
         storage: InMemoryProcessorStorage = InMemoryProcessorStorage()
     ) async -> ProcessorPipeline {
-        await processor.start(storage: storage, logger: RecordingLogger(), emitter: UnusedEmitter())
-        return ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        await processor.start(storage: storage, logger: RecordingLogger(), emitter: RecordingEmitter())
+        return ProcessorPipeline(processors: [processor], finalizer: .test)
     }
 
     // MARK: Resolution order
@@ -30,7 +30,7 @@ struct UserIdentifierProcessorTests {
             context: EventContext(userIdentifier: "client-user")
         )
 
-        #expect(event.clientUser == testFinalizer.clientUser(for: "event-user"))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: "event-user"))
     }
 
     @Test func theClientIdentifierWinsOverTheDefaultUser() async throws {
@@ -41,7 +41,7 @@ struct UserIdentifierProcessorTests {
             context: EventContext(userIdentifier: "client-user")
         )
 
-        #expect(event.clientUser == testFinalizer.clientUser(for: "client-user"))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: "client-user"))
     }
 
     @Test func theDefaultUserWinsOverThePlatformDefault() async throws {
@@ -50,7 +50,7 @@ struct UserIdentifierProcessorTests {
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
-        #expect(event.clientUser == testFinalizer.clientUser(for: "default-user"))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: "default-user"))
         // With a default user the platform default is never needed, so nothing is persisted.
         #expect(storage.keys.isEmpty)
     }
@@ -67,8 +67,8 @@ struct UserIdentifierProcessorTests {
             context: EventContext(userIdentifier: "")
         )
 
-        #expect(toClient.clientUser == testFinalizer.clientUser(for: "client-user"))
-        #expect(toDefault.clientUser == testFinalizer.clientUser(for: "default-user"))
+        #expect(toClient.clientUser == EventFinalizer.test.clientUser(for: "client-user"))
+        #expect(toDefault.clientUser == EventFinalizer.test.clientUser(for: "default-user"))
         #expect(UserIdentifierProcessor(defaultUser: "").defaultUser == nil)
     }
 
@@ -82,8 +82,8 @@ struct UserIdentifierProcessorTests {
 
         let stored = try #require(await storage.string(forKey: key))
         #expect(UUID(uuidString: stored) != nil)
-        #expect(event.clientUser == testFinalizer.clientUser(for: stored))
-        #expect(event.clientUser != testFinalizer.clientUser(for: nil))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: stored))
+        #expect(event.clientUser != EventFinalizer.test.clientUser(for: nil))
     }
 
     @Test func twoInstancesSharingStorageUseTheSameIdentifier() async throws {
@@ -96,7 +96,7 @@ struct UserIdentifierProcessorTests {
 
         #expect(one.clientUser == two.clientUser)
         let stored = try #require(await storage.string(forKey: key))
-        #expect(one.clientUser == testFinalizer.clientUser(for: stored))
+        #expect(one.clientUser == EventFinalizer.test.clientUser(for: stored))
     }
 
     @Test func twoStoragesGetDifferentIdentifiers() async throws {
@@ -121,21 +121,21 @@ struct UserIdentifierProcessorTests {
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
-        #expect(event.clientUser == testFinalizer.clientUser(for: "install-from-last-launch"))
+        #expect(event.clientUser == EventFinalizer.test.clientUser(for: "install-from-last-launch"))
         #expect(await storage.string(forKey: key) == "install-from-last-launch")
     }
 
     @Test func anIdentifierUsedBeforeStartIsTheOneStartPersists() async throws {
         let processor = UserIdentifierProcessor()
-        let pipeline = ProcessorPipeline(processors: [processor], finalizer: testFinalizer)
+        let pipeline = ProcessorPipeline(processors: [processor], finalizer: .test)
         let storage = InMemoryProcessorStorage()
 
         let before = try await pipeline.process(EventInput("Screen.shown"))
-        await processor.start(storage: storage, logger: RecordingLogger(), emitter: UnusedEmitter())
+        await processor.start(storage: storage, logger: RecordingLogger(), emitter: RecordingEmitter())
         let after = try await pipeline.process(EventInput("Screen.shown"))
 
         #expect(before.clientUser == after.clientUser)
         let stored = try #require(await storage.string(forKey: key))
-        #expect(after.clientUser == testFinalizer.clientUser(for: stored))
+        #expect(after.clientUser == EventFinalizer.test.clientUser(for: stored))
     }
 }

@@ -8,8 +8,8 @@ struct ValidationProcessorTests {
     private func makeValidation() async -> (ProcessorPipeline, RecordingLogger) {
         let logger = RecordingLogger()
         let validation = ValidationProcessor()
-        await validation.start(storage: InMemoryProcessorStorage(), logger: logger, emitter: UnusedEmitter())
-        return (ProcessorPipeline(processors: [validation], finalizer: testFinalizer), logger)
+        await validation.start(storage: InMemoryProcessorStorage(), logger: logger, emitter: RecordingEmitter())
+        return (ProcessorPipeline(processors: [validation], finalizer: .test), logger)
     }
 
     @Test func warnsAboutAnEventNameInTheReservedNamespaceAndKeepsTheEvent() async throws {

@@ -3,21 +3,6 @@ import BenchmarkSupport
 import TelemetryKit
 import TelemetryKitTesting
 
-/// A processor that adds one constant parameter, like the simplest real processor.
-struct TrivialProcessor: EventProcessor {
-    let key: String
-
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        var context = context
-        context.addParameter(key, value: true)
-        return try await next(input, context)
-    }
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .perEvent
 
@@ -32,7 +17,9 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Pipeline, 10 trivial processors") { benchmark in
-        let processors: [any EventProcessor] = (0..<10).map { TrivialProcessor(key: "Trivial.key\($0)") }
+        let processors: [any EventProcessor] = (0..<10).map {
+            ParameterAddingProcessor(key: "Trivial.key\($0)", value: true)
+        }
         let pipeline = ProcessorPipeline(processors: processors, finalizer: finalizer)
         for _ in benchmark.scaledIterations {
             blackHole(try await pipeline.process(input))

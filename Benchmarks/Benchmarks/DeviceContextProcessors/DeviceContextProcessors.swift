@@ -6,6 +6,7 @@ import TelemetryKitAccessibility
 import TelemetryKitCalendar
 import TelemetryKitDevice
 import TelemetryKitLocale
+import TelemetryKitTesting
 import TelemetryKitTrialConversion
 
 /// Each processor alone, with a pass-through `next` that finalizes the event.
@@ -39,15 +40,4 @@ let benchmarks: @Sendable () -> Void = {
     )
     register("Accessibility (default: no-op on Linux)", AccessibilityProcessor())
     register("TrialConversion", TrialConversionProcessor())
-}
-
-/// The baseline: calls `next` and nothing else.
-struct PassThroughProcessor: EventProcessor {
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        try await next(input, context)
-    }
 }

@@ -6,6 +6,7 @@ import TelemetryKitDefaultParameters
 import TelemetryKitDefaultPrefix
 import TelemetryKitPreviewFilter
 import TelemetryKitTestMode
+import TelemetryKitTesting
 import TelemetryKitUserIdentifier
 import TelemetryKitValidation
 
@@ -46,15 +47,4 @@ let benchmarks: @Sendable () -> Void = {
     register("TestMode", TestModeProcessor(override: false))
     register("UserIdentifier (persisted default)", UserIdentifierProcessor())
     register("AppInfo", AppInfoProcessor(appVersion: "2.1.0", buildNumber: "42"))
-}
-
-/// Calls `next` unchanged: the pipeline overhead of one processor plus the finalizer.
-struct PassThroughProcessor: EventProcessor {
-    func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        try await next(input, context)
-    }
 }

@@ -3,6 +3,7 @@ import Testing
 import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitHTTP
+import TelemetryKitHTTPTestSupport
 import TelemetryKitSQLiteCache
 import TelemetryKitTesting
 

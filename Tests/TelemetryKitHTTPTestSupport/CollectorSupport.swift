@@ -1,25 +1,26 @@
+// What the tests that talk to the loopback collector share: the HTTP transmitter's tests and
+// the end-to-end tests (IntegrationTests). Only with the Tools trait, which brings the collector.
 #if Tools
-import TelemetryKit
-import TelemetryKitCollector
-import TelemetryKitHTTP
-import TelemetryKitTesting
-import Testing
+public import TelemetryKit
+public import TelemetryKitCollector
+public import TelemetryKitHTTP
+public import Testing
 
 #if AsyncHTTPClient
 import TelemetryKitAsyncHTTPClient
 #endif
 
 /// The network layers the transmitter's tests run over: each test runs once per connection.
-enum TestConnection: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum TestConnection: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     #if AsyncHTTPClient
     case asyncHTTPClient
     #endif
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 
     /// A new connection of this kind.
-    func make() -> any HTTPConnection {
+    public func make() -> any HTTPConnection {
         switch self {
         case .urlSession: return URLSessionHTTPConnection()
         #if AsyncHTTPClient
@@ -32,7 +33,7 @@ enum TestConnection: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// (and the dispatcher sends the batch again). AsyncHTTPClient does not re-send a POST by
     /// itself; URLSession on Linux opens a connection per request, so no request races a
     /// close, and Apple's URLSession re-sends such a request whole.
-    var requestRacingACloseFails: Bool {
+    public var requestRacingACloseFails: Bool {
         switch self {
         case .urlSession: return false
         #if AsyncHTTPClient
@@ -43,7 +44,7 @@ enum TestConnection: String, CaseIterable, Sendable, CustomTestStringConvertible
 }
 
 /// Runs `body` with a fresh collector on an ephemeral loopback port, then shuts it down.
-func withCollector<Result>(
+public func withCollector<Result>(
     wireFormat: Collector.WireFormat = .telemetryDeck,
     _ body: (Collector) async throws -> Result
 ) async throws -> Result {
@@ -59,7 +60,7 @@ func withCollector<Result>(
 }
 
 /// A transmitter posting to `collector` with namespace `test-ns`.
-func makeTransmitter(
+public func makeTransmitter(
     for collector: Collector,
     connection: TestConnection = .urlSession,
     path: String = "",

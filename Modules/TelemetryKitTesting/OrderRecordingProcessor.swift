@@ -1,0 +1,44 @@
+public import TelemetryKit
+
+/// A processor that writes each call it receives into a log shared with other processors,
+/// then continues unchanged.
+///
+/// Several of them in one pipeline show in which order the client starts, runs and stops its
+/// processors: every entry is `"start:<name>"`, `"process:<name>"` or `"stop:<name>"`.
+///
+/// ```swift
+/// let log = Locked([String]())
+/// let harness = await TestHarness.make(processors: [
+///     OrderRecordingProcessor(name: "A", log: log), OrderRecordingProcessor(name: "B", log: log),
+/// ])
+/// // log.current == ["start:A", "start:B"]
+/// ```
+public struct OrderRecordingProcessor: EventProcessor {
+    /// The name written into the log.
+    public let name: String
+    /// The log the processor appends to.
+    public let log: Locked<[String]>
+
+    /// Creates a processor that appends to `log` under `name`.
+    public init(name: String, log: Locked<[String]>) {
+        self.name = name
+        self.log = log
+    }
+
+    public func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        log.withLock { $0.append("process:\(name)") }
+        return try await next(input, context)
+    }
+
+    public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        log.withLock { $0.append("start:\(name)") }
+    }
+
+    public func stop() async {
+        log.withLock { $0.append("stop:\(name)") }
+    }
+}
