@@ -7,20 +7,20 @@ public import TelemetryKit
 /// processors: every entry is `"start:<name>"`, `"process:<name>"` or `"stop:<name>"`.
 ///
 /// ```swift
-/// let log = Locked([String]())
+/// let log = CallLog()
 /// let harness = await TestHarness.make(processors: [
 ///     OrderRecordingProcessor(name: "A", log: log), OrderRecordingProcessor(name: "B", log: log),
 /// ])
-/// // log.current == ["start:A", "start:B"]
+/// // log.entries == ["start:A", "start:B"]
 /// ```
 public struct OrderRecordingProcessor: EventProcessor {
     /// The name written into the log.
     public let name: String
     /// The log the processor appends to.
-    public let log: Locked<[String]>
+    public let log: CallLog
 
     /// Creates a processor that appends to `log` under `name`.
-    public init(name: String, log: Locked<[String]>) {
+    public init(name: String, log: CallLog) {
         self.name = name
         self.log = log
     }
@@ -30,15 +30,31 @@ public struct OrderRecordingProcessor: EventProcessor {
         context: EventContext,
         next: @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
-        log.withLock { $0.append("process:\(name)") }
+        log.append("process:\(name)")
         return try await next(input, context)
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
-        log.withLock { $0.append("start:\(name)") }
+        log.append("start:\(name)")
     }
 
     public func stop() async {
-        log.withLock { $0.append("stop:\(name)") }
+        log.append("stop:\(name)")
     }
+}
+
+/// Entries written by several test doubles, in the order they were written: where order
+/// across processors (or tasks) is what a test checks.
+public final class CallLog: Sendable {
+    private let storage = Locked([String]())
+
+    public init() {}
+
+    /// Appends one entry.
+    public func append(_ entry: String) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    /// Every entry so far, oldest first.
+    public var entries: [String] { storage.current }
 }

@@ -5,13 +5,13 @@ import Testing
 
 struct PipelineTests {
     @Test func processorsRunInArrayOrder() async throws {
-        let log = Locked([String]())
+        let log = CallLog()
         let pipeline = ProcessorPipeline(
             processors: ["a", "b", "c"].map { OrderRecordingProcessor(name: $0, log: log) },
             finalizer: EventFinalizer(appID: "APP")
         )
         let event = try await pipeline.process(EventInput("Screen.shown"))
-        #expect(log.current == ["process:a", "process:b", "process:c"])
+        #expect(log.entries == ["process:a", "process:b", "process:c"])
         #expect(event.type == "Screen.shown")
         #expect(event.appID == "APP")
     }
@@ -49,7 +49,7 @@ struct PipelineTests {
     }
 
     @Test func filteredEventThrowsAndLaterProcessorsDoNotRun() async throws {
-        let log = Locked([String]())
+        let log = CallLog()
         let pipeline = ProcessorPipeline(
             processors: [FilteringProcessor(names: ["x"]), OrderRecordingProcessor(name: "after", log: log)],
             finalizer: EventFinalizer(appID: "APP")
@@ -57,7 +57,7 @@ struct PipelineTests {
         await #expect(throws: ProcessorError.self) {
             _ = try await pipeline.process(EventInput("x"))
         }
-        #expect(log.current.isEmpty)
+        #expect(log.entries.isEmpty)
     }
 }
 

@@ -9,10 +9,10 @@ struct SynchronousProcessorTests {
     /// Records its name and renames the event by appending it; sets a context parameter.
     struct SyncStep: SynchronousEventProcessor {
         let name: String
-        let log: Locked<[String]>
+        let log: CallLog
 
         func process(_ input: inout EventInput, context: inout EventContext) throws {
-            log.withLock { $0.append(name) }
+            log.append(name)
             input.name += ".\(name)"
             context.addParameter("step.\(name)", value: input.name)
         }
@@ -21,14 +21,14 @@ struct SynchronousProcessorTests {
     /// The same as an async middleware.
     struct AsyncStep: EventProcessor {
         let name: String
-        let log: Locked<[String]>
+        let log: CallLog
 
         func process(
             _ input: EventInput,
             context: EventContext,
             next: @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
-            log.withLock { $0.append(name) }
+            log.append(name)
             var input = input
             input.name += ".\(name)"
             var context = context
@@ -91,7 +91,7 @@ struct SynchronousProcessorTests {
     }
 
     @Test func synchronousAndAsyncProcessorsRunInArrayOrderAndSeeEachOthersChanges() async throws {
-        let log = Locked([String]())
+        let log = CallLog()
         let pipeline = ProcessorPipeline(
             processors: [
                 SyncStep(name: "a", log: log), AsyncStep(name: "b", log: log),
@@ -100,7 +100,7 @@ struct SynchronousProcessorTests {
             finalizer: EventFinalizer(appID: "APP")
         )
         let event = try await pipeline.process(EventInput("x"))
-        #expect(log.current == ["a", "b", "c", "d", "e"])
+        #expect(log.entries == ["a", "b", "c", "d", "e"])
         #expect(event.type == "x.a.b.c.d.e")
         #expect(event.payload["step.a"] == .string("x.a"))
         #expect(event.payload["step.b"] == .string("x.a.b"))
@@ -109,7 +109,7 @@ struct SynchronousProcessorTests {
     }
 
     @Test func aSynchronousProcessorIsAlsoAMiddleware() async throws {
-        let log = Locked([String]())
+        let log = CallLog()
         let finalizer = EventFinalizer(appID: "APP")
         let event = try await SyncStep(name: "a", log: log).process(EventInput("x"), context: EventContext()) {
             input,
@@ -117,7 +117,7 @@ struct SynchronousProcessorTests {
         }
         #expect(event.type == "x.a")
         #expect(event.payload["step.a"] == .string("x.a"))
-        #expect(log.current == ["a"])
+        #expect(log.entries == ["a"])
     }
 
     @Test func aProcessorChoosesItsPathPerEvent() async throws {
@@ -130,7 +130,7 @@ struct SynchronousProcessorTests {
     }
 
     @Test func aSynchronousFilterDropsTheEventAndLaterProcessorsDoNotRun() async throws {
-        let log = Locked([String]())
+        let log = CallLog()
         let pipeline = ProcessorPipeline(
             processors: [Dropping(droppedName: "secret"), SyncStep(name: "after", log: log)],
             finalizer: EventFinalizer(appID: "APP")
@@ -138,7 +138,7 @@ struct SynchronousProcessorTests {
         await #expect(throws: ProcessorError.self) {
             _ = try await pipeline.process(EventInput("secret"))
         }
-        #expect(log.current.isEmpty)
+        #expect(log.entries.isEmpty)
         #expect(try await pipeline.process(EventInput("public")).type == "public.after")
     }
 
