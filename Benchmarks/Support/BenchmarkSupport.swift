@@ -199,39 +199,38 @@ public final class SteadyClient: Sendable {
     }
 
     /// Per event: one awaited `send(input)` round trip from main-actor code (top-level code,
-    /// a SwiftUI `.task`, a `@MainActor` view model), where apps call it. The measurement
-    /// includes one hop onto the main actor and back per 1,000 events.
+    /// a SwiftUI `.task`, a `@MainActor` view model), where apps call it.
     public func measureAwaitedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
-        try await prepare()
-        let count = benchmark.scaledIterations.count
-        benchmark.startMeasurement()
-        await Self.sendOnMainActor(count, input, through: client)
-        benchmark.stopMeasurement()
+        try await measureOnMainActor(benchmark) { [client] count in
+            for _ in 0..<count {
+                await client.send(input)
+            }
+        }
     }
 
     /// Per event: fire-and-forget `event(input)` calls made on the main actor, then waiting
     /// (there) until all are cached: the whole cost, most of it on the intake task.
     public func measurePipelinedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
+        try await measureOnMainActor(benchmark) { [client] count in
+            for _ in 0..<count {
+                client.event(input)
+            }
+            await client.waitUntilProcessed()
+        }
+    }
+
+    /// Measures `body` run once on the main actor with the sample's iteration count. The
+    /// measurement includes one hop onto the main actor and back per sample (1,000 events):
+    /// `Benchmark` is not `Sendable`, so the main actor cannot start and stop it itself.
+    private func measureOnMainActor(
+        _ benchmark: Benchmark,
+        _ body: @escaping @MainActor @Sendable (Int) async -> Void
+    ) async throws {
         try await prepare()
         let count = benchmark.scaledIterations.count
         benchmark.startMeasurement()
-        await Self.signalOnMainActor(count, input, through: client)
+        await body(count)
         benchmark.stopMeasurement()
-    }
-
-    @MainActor
-    private static func sendOnMainActor(_ count: Int, _ input: EventInput, through client: TelemetryClient) async {
-        for _ in 0..<count {
-            await client.send(input)
-        }
-    }
-
-    @MainActor
-    private static func signalOnMainActor(_ count: Int, _ input: EventInput, through client: TelemetryClient) async {
-        for _ in 0..<count {
-            client.event(input)
-        }
-        await client.waitUntilProcessed()
     }
 
     /// Per event: the caller's side of `event(name, parameters:)` only.

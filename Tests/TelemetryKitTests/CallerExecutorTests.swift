@@ -45,20 +45,6 @@ struct CallerExecutorTests {
         }
     }
 
-    /// The same, written as a plain async middleware (a processor from before
-    /// `SynchronousEventProcessor`, say).
-    struct AsyncTagging: EventProcessor {
-        func process(
-            _ input: EventInput,
-            context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
-        ) async throws -> Event {
-            var context = context
-            context.addParameter("tagged", value: true)
-            return try await next(input, context)
-        }
-    }
-
     /// A cache whose `append` is a plain `async` method, as a disk-backed cache's is.
     final class OffExecutorCache: EventCaching {
         let base = InMemoryEventCache()
@@ -108,7 +94,10 @@ struct CallerExecutorTests {
 
     @Test func anAsyncProcessorRunsOffTheCallersExecutorAndComesBackOncePerSend() async throws {
         let cache = InMemoryEventCache()
-        let client = await Self.client(processors: [Tagging(), AsyncTagging()], cache: cache)
+        let client = await Self.client(
+            processors: [Tagging(), ParameterAddingProcessor(key: "async", value: true)],
+            cache: cache
+        )
         let caller = Caller()
 
         let outcomes = await caller.send(10, through: client)
@@ -118,7 +107,7 @@ struct CallerExecutorTests {
         #expect(caller.executor.enqueued == 11)
         let events = try await cache.peek(limit: 20)
         #expect(events.count == 10)
-        #expect(events.allSatisfy { $0.payload["tagged"] == .bool(true) })
+        #expect(events.allSatisfy { $0.payload["tagged"] == .bool(true) && $0.payload["async"] == .bool(true) })
         await client.shutdown()
     }
 
