@@ -26,19 +26,12 @@ public import Foundation
 ///
 /// Use one instance per file: the instance keeps the positions of the live events in memory.
 public final class JSONLinesEventCache: EventCaching {
-    private struct Store {
-        var journal: JSONLinesJournal
-        var evicted = 0
-    }
-
     /// The journal file.
     public let fileURL: URL
     /// The maximum number of events kept.
     public let limit: Int
 
-    private let store: Locked<Store>
-    private let committer: GroupCommitter<JSONLinesRecord>
-    private let logger: any Logging
+    private let frame: CommittedEventCache<JSONLinesStore>
 
     /// Opens or creates the journal at `fileURL`, creating the directory if needed.
     ///
@@ -51,7 +44,6 @@ public final class JSONLinesEventCache: EventCaching {
     public init(fileURL: URL, limit: Int = 10_000, logger: any Logging = StandardErrorLogger()) throws {
         self.fileURL = fileURL
         self.limit = max(1, limit)
-        self.logger = logger
         let path = fileURL.path
         let directory = fileURL.deletingLastPathComponent().path
         do {
@@ -82,69 +74,63 @@ public final class JSONLinesEventCache: EventCaching {
                     + "kept a copy of the file at \(report.corruptCopyPath ?? path + ".corrupt")."
             )
         }
-
-        let store = Locked(Store(journal: journal, evicted: report.evicted))
-        let limit = self.limit
-        self.store = store
-        committer = GroupCommitter { records in
-            try store.withLock { store in
-                do {
-                    store.evicted += try store.journal.append(records, limit: limit)
-                } catch {
-                    throw EventCacheError("Cannot append to the JSON-lines event cache: \(error)", path: path)
-                }
-            }
-        }
+        frame = CommittedEventCache(
+            store: JSONLinesStore(journal: journal, evicted: report.evicted),
+            name: "JSON-lines event cache",
+            path: path,
+            limit: self.limit,
+            logger: logger
+        )
     }
 
     public func append(_ events: [Event]) async throws {
-        guard !events.isEmpty else { return }
         // Encode on the caller's task, outside the lock; the write and fsync are shared.
-        try await committer.submit(events.map(JSONLinesRecord.init))
+        try await frame.append(events.map(JSONLinesRecord.init))
     }
 
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
-        let (events, unreadable) = try perform("read from") { try $0.journal.peek(limit) }
-        if !unreadable.isEmpty {
-            logger.warning(
-                "Dropped \(unreadable.count) unreadable event(s) from the JSON-lines event cache at "
-                    + "\(fileURL.path): \(unreadable.prefix(3).joined(separator: "; "))"
-            )
-        }
-        return events
+        return try frame.read { try $0.journal.peek(limit) }
     }
 
     public func remove(ids: [UUID]) async throws {
-        guard !ids.isEmpty else { return }
-        _ = try perform("remove from") { try $0.journal.remove(ids: ids) }
+        try frame.remove(ids: ids)
     }
 
     public func count() async -> Int {
-        store.withLock { $0.journal.count }
+        frame.count
     }
 
     public func removeAll() async throws {
-        try perform("clear") { try $0.journal.removeAll() }
+        try frame.removeAll()
     }
 
     public func evictedCount() async -> Int {
-        store.withLock { $0.evicted }
+        frame.evicted
     }
 
     /// The journal's current size in bytes (it shrinks on compaction and when emptied).
     public var fileSize: Int {
-        store.withLock { Int($0.journal.fileSize) }
+        frame.inspect { Int($0.journal.fileSize) }
+    }
+}
+
+/// The journal as the store of a ``CommittedEventCache``.
+struct JSONLinesStore: CommittedEventStore {
+    let journal: JSONLinesJournal
+    var evicted: Int
+
+    var count: Int { journal.count }
+
+    func append(_ records: [JSONLinesRecord], limit: Int) throws -> Int {
+        try journal.append(records, limit: limit)
     }
 
-    private func perform<Result>(
-        _ action: String,
-        _ body: (inout Store) throws -> Result
-    ) throws -> Result {
-        do {
-            return try store.withLock { store in try body(&store) }
-        } catch {
-            throw EventCacheError("Cannot \(action) the JSON-lines event cache: \(error)", path: fileURL.path)
-        }
+    func remove(ids: [UUID]) throws {
+        _ = try journal.remove(ids: ids)
+    }
+
+    func removeAll() throws {
+        try journal.removeAll()
     }
 }

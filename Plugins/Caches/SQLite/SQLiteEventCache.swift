@@ -50,9 +50,7 @@ public final class SQLiteEventCache: EventCaching {
     /// Events older than this (by `receivedAt`) are dropped; `nil` keeps them.
     public let maxEventAge: TimeInterval?
 
-    private let store: Locked<SQLiteDatabase>
-    private let committer: GroupCommitter<SQLiteRow>
-    private let logger: any Logging
+    private let frame: CommittedEventCache<SQLiteDatabase>
     private let clock: any TelemetryClock
     private let pruneInterval: TimeInterval
 
@@ -79,7 +77,6 @@ public final class SQLiteEventCache: EventCaching {
         self.fileURL = fileURL
         self.limit = max(1, limit)
         self.maxEventAge = maxEventAge
-        self.logger = logger
         self.clock = clock
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
@@ -106,30 +103,24 @@ public final class SQLiteEventCache: EventCaching {
             throw EventCacheError("Cannot open the SQLite event cache: \(error)", path: path)
         }
 
-        let store = Locked(database)
-        let limit = self.limit
-        self.store = store
-        committer = GroupCommitter { rows in
-            try store.withLock { database in
-                do {
-                    database.evicted += try database.run { try $0.insert(rows, limit: limit) }
-                } catch {
-                    throw EventCacheError("Cannot append to the SQLite event cache: \(error)", path: path)
-                }
-            }
-        }
+        frame = CommittedEventCache(
+            store: database,
+            name: "SQLite event cache",
+            path: path,
+            limit: self.limit,
+            logger: logger
+        )
     }
 
     public func append(_ events: [Event]) async throws {
-        guard !events.isEmpty else { return }
         // Encode on the caller's task, outside the lock; the commit itself is shared.
-        try await committer.submit(events.map(SQLiteRow.init))
+        try await frame.append(events.map(SQLiteRow.init))
     }
 
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
         let now = clock.now
-        let (events, unreadable) = try perform("read from") { database in
+        return try frame.read { database in
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
@@ -143,31 +134,23 @@ public final class SQLiteEventCache: EventCaching {
             }
             return read
         }
-        if !unreadable.isEmpty {
-            logger.warning(
-                "Dropped \(unreadable.count) unreadable event(s) from the SQLite event cache at "
-                    + "\(fileURL.path): \(unreadable.prefix(3).joined(separator: "; "))"
-            )
-        }
-        return events
     }
 
     public func remove(ids: [UUID]) async throws {
-        guard !ids.isEmpty else { return }
-        _ = try perform("remove from") { database in try database.run { try $0.remove(ids: ids) } }
+        try frame.remove(ids: ids)
     }
 
     /// The number of queued events, kept in memory (no file access, so no damage is found here).
     public func count() async -> Int {
-        store.withLock { $0.connection.count }
+        frame.count
     }
 
     public func removeAll() async throws {
-        try perform("clear") { database in try database.run { try $0.removeAll() } }
+        try frame.removeAll()
     }
 
     public func evictedCount() async -> Int {
-        store.withLock { $0.evicted }
+        frame.evicted
     }
 
     /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
@@ -177,19 +160,24 @@ public final class SQLiteEventCache: EventCaching {
     /// this count (and the warning logged each time) is how an app or a test sees that it
     /// happened, for example to report failing storage.
     public var recoveredCorruptions: Int {
-        store.withLock { $0.recoveredCorruptions }
+        frame.inspect { $0.recoveredCorruptions }
+    }
+}
+
+/// The database as the store of a ``CommittedEventCache``: every call recovers from a
+/// damaged file (``SQLiteDatabase/run(_:)``).
+extension SQLiteDatabase: CommittedEventStore {
+    var count: Int { connection.count }
+
+    mutating func append(_ rows: [SQLiteRow], limit: Int) throws -> Int {
+        try run { try $0.insert(rows, limit: limit) }
     }
 
-    // MARK: Helpers
+    mutating func remove(ids: [UUID]) throws {
+        _ = try run { try $0.remove(ids: ids) }
+    }
 
-    private func perform<Result>(
-        _ action: String,
-        _ body: (inout SQLiteDatabase) throws -> Result
-    ) throws -> Result {
-        do {
-            return try store.withLock { store in try body(&store) }
-        } catch {
-            throw EventCacheError("Cannot \(action) the SQLite event cache: \(error)", path: fileURL.path)
-        }
+    mutating func removeAll() throws {
+        try run { try $0.removeAll() }
     }
 }

@@ -1,0 +1,121 @@
+package import TelemetryKit
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// What differs between two durable caches that commit appends in groups: the storage
+/// itself (a SQLite database, a JSON-lines journal). ``CommittedEventCache`` does the rest.
+///
+/// ## Implementation requirements
+/// - `append` stores all `records` as one unit (one transaction, one fsync), in order, and
+///   evicts the oldest events beyond `limit`, returning how many it evicted.
+/// - Calls come one at a time (the cache holds a lock around each).
+package protocol CommittedEventStore: SendableMetatype {
+    /// One event as the store writes it, encoded before the lock is taken.
+    associatedtype Record: Sendable
+
+    /// Events evicted so far (the limit, a maximum age, data lost to damage).
+    var evicted: Int { get set }
+    /// Events stored now.
+    var count: Int { get }
+
+    /// Stores `records` as one unit; returns how many old events it evicted for `limit`.
+    mutating func append(_ records: [Record], limit: Int) throws -> Int
+    /// Removes the events with these ids; unknown ids are ignored.
+    mutating func remove(ids: [UUID]) throws
+    /// Removes every event.
+    mutating func removeAll() throws
+}
+
+/// The frame both durable caches share: the store behind a lock, appends from concurrent
+/// callers committed together (``GroupCommitter``), every failure reported as an
+/// ``EventCacheError`` naming the cache and its file, and events that cannot be read back
+/// logged once per read instead of failing the read.
+///
+/// Why one frame: the durability and error-reporting rules of a cache live in these few
+/// lines; the SQLite and the JSON-lines cache differ only in their store.
+///
+/// ```swift
+/// let frame = CommittedEventCache(store: journal, name: "JSON-lines event cache", path: path,
+///                                 limit: 10_000, logger: logger)
+/// try await frame.append(events.map(JSONLinesRecord.init))   // durable when this returns
+/// ```
+package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
+    /// The cache's name in messages, e.g. `"SQLite event cache"`.
+    package let name: String
+    /// The cache's file, in messages.
+    package let path: String
+    /// The most events kept.
+    package let limit: Int
+    private let store: Locked<Store>
+    private let committer: GroupCommitter<Store.Record>
+    private let logger: any Logging
+
+    package init(store: Store, name: String, path: String, limit: Int, logger: any Logging) {
+        let locked = Locked(store)
+        self.store = locked
+        self.name = name
+        self.path = path
+        self.limit = limit
+        self.logger = logger
+        committer = GroupCommitter { records in
+            try locked.withLock { store in
+                do {
+                    store.evicted += try store.append(records, limit: limit)
+                } catch {
+                    throw EventCacheError("Cannot append to the \(name): \(error)", path: path)
+                }
+            }
+        }
+    }
+
+    /// Appends `records`, together with concurrent callers' records; durable when this returns.
+    package func append(_ records: [Store.Record]) async throws {
+        guard !records.isEmpty else { return }
+        try await committer.submit(records)
+    }
+
+    /// Reads events with `body`; the unreadable ones it reports are dropped from the result
+    /// and logged in one warning.
+    package func read(_ body: (inout Store) throws -> (events: [Event], unreadable: [String])) throws -> [Event] {
+        let (events, unreadable) = try perform("read from", body)
+        if !unreadable.isEmpty {
+            logger.warning(
+                "Dropped \(unreadable.count) unreadable event(s) from the \(name) at \(path): "
+                    + unreadable.prefix(3).joined(separator: "; ")
+            )
+        }
+        return events
+    }
+
+    package func remove(ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try perform("remove from") { try $0.remove(ids: ids) }
+    }
+
+    package func removeAll() throws {
+        try perform("clear") { try $0.removeAll() }
+    }
+
+    package var count: Int { store.withLock { $0.count } }
+
+    package var evicted: Int { store.withLock { $0.evicted } }
+
+    /// Runs `body` on the store under the lock; a failure becomes an ``EventCacheError``
+    /// saying what could not be done (`"Cannot <action> the <name>: …"`) and naming the file.
+    package func perform<Result>(_ action: String, _ body: (inout Store) throws -> Result) throws -> Result {
+        do {
+            return try store.withLock { try body(&$0) }
+        } catch {
+            throw EventCacheError("Cannot \(action) the \(name): \(error)", path: path)
+        }
+    }
+
+    /// Reads the store's state under the lock (sizes, counters), without failing.
+    package func inspect<Result>(_ body: (Store) -> Result) -> Result {
+        store.withLock { body($0) }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitCacheSupport
+import TelemetryKitTesting
+import Testing
+
+/// The frame both durable caches share, over a store in memory that can be told to fail.
+struct CommittedEventCacheTests {
+    struct StoreFailure: Error, CustomStringConvertible {
+        var description: String { "disk full" }
+    }
+
+    /// Events in an array, with a limit; fails every call while `failing` is set.
+    struct ArrayStore: CommittedEventStore {
+        var events: [Event] = []
+        var evicted = 0
+        var failing = false
+        var appendCalls = 0
+
+        var count: Int { events.count }
+
+        mutating func append(_ records: [Event], limit: Int) throws -> Int {
+            if failing { throw StoreFailure() }
+            appendCalls += 1
+            events += records
+            let overflow = max(0, events.count - limit)
+            events.removeFirst(overflow)
+            return overflow
+        }
+
+        mutating func remove(ids: [UUID]) throws {
+            if failing { throw StoreFailure() }
+            let removed = Set(ids)
+            events.removeAll { removed.contains($0.id) }
+        }
+
+        mutating func removeAll() throws {
+            if failing { throw StoreFailure() }
+            events = []
+        }
+    }
+
+    private static func event(_ number: Int) -> Event {
+        Event(
+            appID: "APP",
+            type: "Event.\(number)",
+            clientUser: "user",
+            sessionID: "session",
+            receivedAt: Date(timeIntervalSince1970: 1_700_000_000),
+            payload: ["number": .int(Int64(number))]
+        )
+    }
+
+    private static func frame(
+        limit: Int = 1_000,
+        logger: RecordingLogger = RecordingLogger()
+    ) -> CommittedEventCache<ArrayStore> {
+        CommittedEventCache(
+            store: ArrayStore(),
+            name: "test event cache",
+            path: "/data/events",
+            limit: limit,
+            logger: logger
+        )
+    }
+
+    @Test func concurrentAppendsAreAllStoredInEachCallersOrderAndEvictionsCounted() async throws {
+        let frame = Self.frame(limit: 150)
+        await withTaskGroup(of: Void.self) { group in
+            for caller in 0..<50 {
+                group.addTask {
+                    for step in 0..<4 {
+                        try? await frame.append([Self.event(caller * 10 + step)])
+                    }
+                }
+            }
+        }
+        #expect(frame.count == 150)
+        #expect(frame.evicted == 50)
+        let numbers = try frame.read { store in (store.events, []) }.map { Int($0.type.dropFirst("Event.".count)) }
+        // Each caller's surviving events are in the order it appended them.
+        for caller in 0..<50 {
+            let own = numbers.compactMap { $0 }.filter { $0 / 10 == caller }
+            #expect(own == own.sorted())
+        }
+        // Commits were shared: fewer store appends than submissions.
+        #expect(frame.inspect(\.appendCalls) <= 200)
+    }
+
+    @Test func failuresNameTheActionTheCacheAndItsFile() async throws {
+        let frame = Self.frame()
+        try await frame.append([Self.event(1)])
+        try frame.perform("break") { $0.failing = true }
+
+        await #expect {
+            try await frame.append([Self.event(2)])
+        } throws: { error in
+            Self.isCacheError(error, "Cannot append to the test event cache: disk full")
+        }
+        #expect {
+            try frame.remove(ids: [Self.event(3).id])
+        } throws: { error in
+            Self.isCacheError(error, "Cannot remove from the test event cache: disk full")
+        }
+        #expect {
+            try frame.removeAll()
+        } throws: { error in
+            Self.isCacheError(error, "Cannot clear the test event cache: disk full")
+        }
+        #expect(frame.count == 1)
+    }
+
+    private static func isCacheError(_ error: any Error, _ message: String) -> Bool {
+        guard let error = error as? EventCacheError else { return false }
+        return error.message == message && error.path == "/data/events"
+    }
+
+    @Test func unreadableEventsAreDroppedFromTheReadAndLoggedOnce() throws {
+        let logger = RecordingLogger()
+        let frame = Self.frame(logger: logger)
+        let events = try frame.read { _ in ([Self.event(1)], ["row 7: bad JSON", "row 9: no id"]) }
+        #expect(events.map(\.type) == ["Event.1"])
+        #expect(
+            logger.warnings == [
+                "Dropped 2 unreadable event(s) from the test event cache at /data/events: row 7: bad JSON; row 9: no id"
+            ]
+        )
+        _ = try frame.read { _ in ([], []) }
+        #expect(logger.warnings.count == 1)
+    }
+
+    @Test func anEmptyAppendOrRemovalDoesNotReachTheStore() async throws {
+        let frame = Self.frame()
+        try frame.perform("break") { $0.failing = true }
+        try await frame.append([])
+        try frame.remove(ids: [])
+        #expect(frame.inspect(\.appendCalls) == 0)
+    }
+}
