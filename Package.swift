@@ -64,26 +64,45 @@ var targets: [Target] = [
 /// Plugin modules that `TelemetryKitDefaults` re-exports and assembles.
 var defaultPluginModules: [Target.Dependency] = []
 
-// MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
+// MARK: - Plugins
 
-/// A processor plugin: the library `TelemetryKit<name>` in Plugins/Processors/<name>, and its
-/// tests in Tests/TelemetryKit<name>Tests.
-func processor(_ name: String, extraTestDependencies: [Target.Dependency] = []) -> [Target] {
+/// A plugin: the library `TelemetryKit<name>` at `path`, on the core and `dependencies`, and
+/// its tests `TelemetryKit<name>Tests` in Tests/TelemetryKit<name>Tests, on the plugin, the
+/// core, `TelemetryKitTesting` and `testDependencies`. Every plugin below is declared with it.
+func plugin(
+    _ name: String,
+    path: String,
+    dependencies: [Target.Dependency] = [],
+    testDependencies: [Target.Dependency] = [],
+    linkerSettings: [LinkerSetting]? = nil
+) -> [Target] {
     [
-        .target(name: "TelemetryKit\(name)", dependencies: ["TelemetryKit"], path: "Plugins/Processors/\(name)"),
+        .target(
+            name: "TelemetryKit\(name)",
+            dependencies: ["TelemetryKit"] + dependencies,
+            path: path,
+            linkerSettings: linkerSettings
+        ),
         .testTarget(
             name: "TelemetryKit\(name)Tests",
             dependencies: [.target(name: "TelemetryKit\(name)"), "TelemetryKit", "TelemetryKitTesting"]
-                + extraTestDependencies,
+                + testDependencies,
             path: "Tests/TelemetryKit\(name)Tests"
         ),
     ]
 }
 
+// MARK: - Processors (Plugins/Processors/<Name>, module TelemetryKit<Name>)
+
+/// A processor plugin, in Plugins/Processors/<name>.
+func processor(_ name: String, testDependencies: [Target.Dependency] = []) -> [Target] {
+    plugin(name, path: "Plugins/Processors/\(name)", testDependencies: testDependencies)
+}
+
 // In the order of the default pipeline, then the optional ones.
 targets += processor("PreviewFilter")
 // The defaults are custom parameters: their tests check that DefaultPrefix then prefixes them.
-targets += processor("DefaultParameters", extraTestDependencies: ["TelemetryKitDefaultPrefix"])
+targets += processor("DefaultParameters", testDependencies: ["TelemetryKitDefaultPrefix"])
 targets += processor("DefaultPrefix")
 targets += processor("Validation")
 targets += processor("TestMode")
@@ -99,23 +118,15 @@ targets += processor("Consent")
 
 // MARK: - Presets (Plugins/Presets): TelemetryDeck v3's preset events, keys and durations
 
-targets += [
-    .target(
-        name: "TelemetryKitPresets",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Presets"
-    ),
-    .testTarget(
-        name: "TelemetryKitPresetsTests",
-        dependencies: [
-            "TelemetryKitPresets", "TelemetryKit", "TelemetryKitTesting",
-            // Checks that DefaultParams names the keys the processors write.
-            "TelemetryKitDevice", "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar",
-            "TelemetryKitAccessibility", "TelemetryKitSessionTracking", "TelemetryKitTrialConversion",
-        ],
-        path: "Tests/TelemetryKitPresetsTests"
-    ),
-]
+targets += plugin(
+    "Presets",
+    path: "Plugins/Presets",
+    testDependencies: [
+        // Checks that DefaultParams names the keys the processors write.
+        "TelemetryKitDevice", "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar",
+        "TelemetryKitAccessibility", "TelemetryKitSessionTracking", "TelemetryKitTrialConversion",
+    ]
+)
 
 // MARK: - Storage (Plugins/Storage/<Name>)
 
@@ -169,20 +180,6 @@ targets += [
         dependencies: ["TelemetryKit"],
         path: "Plugins/Caches/Support"
     ),
-    .target(
-        name: "TelemetryKitSQLiteCache",
-        dependencies: [
-            "TelemetryKit",
-            "TelemetryKitCacheSupport",
-            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
-        ],
-        path: "Plugins/Caches/SQLite"
-    ),
-    .target(
-        name: "TelemetryKitJSONLinesCache",
-        dependencies: ["TelemetryKit", "TelemetryKitCacheSupport"],
-        path: "Plugins/Caches/JSONLines"
-    ),
     // Sends numbered events through a TelemetryClient with a durable cache until killed;
     // the durability tests run it and SIGKILL it (part of the `Tools` set, no extra dependencies).
     .executableTarget(
@@ -200,20 +197,6 @@ targets += [
         path: "Tests/TelemetryKitCacheSupportTests"
     ),
     .testTarget(
-        name: "TelemetryKitSQLiteCacheTests",
-        dependencies: [
-            "TelemetryKitSQLiteCache",
-            "TelemetryKitTesting",
-            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
-        ],
-        path: "Tests/TelemetryKitSQLiteCacheTests"
-    ),
-    .testTarget(
-        name: "TelemetryKitJSONLinesCacheTests",
-        dependencies: ["TelemetryKitJSONLinesCache", "TelemetryKitTesting"],
-        path: "Tests/TelemetryKitJSONLinesCacheTests"
-    ),
-    .testTarget(
         name: "TelemetryKitCacheDurabilityTests",
         dependencies: [
             "TelemetryKit",
@@ -226,6 +209,17 @@ targets += [
     ),
 ]
 
+targets += plugin(
+    "SQLiteCache",
+    path: "Plugins/Caches/SQLite",
+    dependencies: [
+        "TelemetryKitCacheSupport",
+        .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+    ],
+    testDependencies: [.target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms))]
+)
+targets += plugin("JSONLinesCache", path: "Plugins/Caches/JSONLines", dependencies: ["TelemetryKitCacheSupport"])
+
 // MARK: - Transmitters (Plugins/Transmitters/<Name>)
 
 targets += [
@@ -235,16 +229,6 @@ targets += [
         path: "Plugins/SystemLibraries/CZlib",
         pkgConfig: "zlib",
         providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-    ),
-    .target(
-        name: "TelemetryKitHTTP",
-        dependencies: ["TelemetryKit", "CZlib"],
-        path: "Plugins/Transmitters/HTTP"
-    ),
-    .target(
-        name: "TelemetryKitConsole",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Transmitters/Console"
     ),
     // The connections and collector helpers shared by the tests that talk to the loopback
     // collector (HTTP round trips, IntegrationTests); empty without the Tools trait.
@@ -256,26 +240,22 @@ targets += [
         ],
         path: "Tests/TelemetryKitHTTPTestSupport"
     ),
-    // The transmitter against a stub connection; the round trips through the collector only
-    // with the Tools trait.
-    .testTarget(
-        name: "TelemetryKitHTTPTests",
-        dependencies: [
-            "TelemetryKitHTTP",
-            "TelemetryKitTesting",
-            // JSONValue, to check request bodies by JSON type.
-            "TelemetryKitTransformations",
-            .target(name: "TelemetryKitHTTPTestSupport", condition: .when(traits: ["Tools"])),
-            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
-        ],
-        path: "Tests/TelemetryKitHTTPTests"
-    ),
-    .testTarget(
-        name: "TelemetryKitConsoleTests",
-        dependencies: ["TelemetryKitConsole", "TelemetryKit"],
-        path: "Tests/TelemetryKitConsoleTests"
-    ),
 ]
+
+// The transmitter against a stub connection; the round trips through the collector only
+// with the Tools trait.
+targets += plugin(
+    "HTTP",
+    path: "Plugins/Transmitters/HTTP",
+    dependencies: ["CZlib"],
+    testDependencies: [
+        // JSONValue, to check request bodies by JSON type.
+        "TelemetryKitTransformations",
+        .target(name: "TelemetryKitHTTPTestSupport", condition: .when(traits: ["Tools"])),
+        .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+    ]
+)
+targets += plugin("Console", path: "Plugins/Transmitters/Console")
 
 // MARK: AsyncHTTPClient connection (trait AsyncHTTPClient)
 
@@ -283,37 +263,21 @@ targets += [
 // sees a server's close as it happens. The target always builds; without the trait it is
 // empty and async-http-client is never fetched (it adds minutes to a clean build).
 
-targets += [
-    .target(
-        name: "TelemetryKitAsyncHTTPClient",
-        dependencies: [
-            "TelemetryKitHTTP",
-            .product(
-                name: "AsyncHTTPClient",
-                package: "async-http-client",
-                condition: .when(traits: ["AsyncHTTPClient"])
-            ),
-            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
-            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
-        ],
-        path: "Plugins/Transmitters/AsyncHTTPClient"
-    ),
-    .testTarget(
-        name: "TelemetryKitAsyncHTTPClientTests",
-        dependencies: [
-            "TelemetryKitAsyncHTTPClient",
-            "TelemetryKitHTTP",
-            "TelemetryKit",
-            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
-            .product(
-                name: "AsyncHTTPClient",
-                package: "async-http-client",
-                condition: .when(traits: ["AsyncHTTPClient"])
-            ),
-        ],
-        path: "Tests/TelemetryKitAsyncHTTPClientTests"
-    ),
-]
+targets += plugin(
+    "AsyncHTTPClient",
+    path: "Plugins/Transmitters/AsyncHTTPClient",
+    dependencies: [
+        "TelemetryKitHTTP",
+        .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+    ],
+    testDependencies: [
+        "TelemetryKitHTTP",
+        .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
+        .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+    ]
+)
 
 // The tests that talk to the collector run their matrix over this connection too when the
 // trait is on.
@@ -325,20 +289,7 @@ if let httpTestSupport = targets.first(where: { $0.name == "TelemetryKitHTTPTest
 
 // MARK: - Transformations (Plugins/Transformations)
 
-targets += [
-    .target(
-        name: "TelemetryKitTransformations",
-        dependencies: ["TelemetryKit"],
-        path: "Plugins/Transformations/Engine"
-    ),
-    .testTarget(
-        name: "TelemetryKitTransformationsTests",
-        dependencies: [
-            "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting",
-        ],
-        path: "Tests/TelemetryKitTransformationsTests"
-    ),
-]
+targets += plugin("Transformations", path: "Plugins/Transformations/Engine")
 
 // MARK: - JavaScript transformer (Plugins/Transformations/JavaScript)
 
@@ -351,106 +302,70 @@ targets += [
         path: "Plugins/SystemLibraries/CJavaScriptCore",
         pkgConfig: "javascriptcoregtk-4.0",
         providers: [.apt(["libjavascriptcoregtk-4.0-dev"])]
-    ),
-    .target(
-        name: "TelemetryKitJavaScript",
-        dependencies: [
-            "TelemetryKit",
-            "TelemetryKitTransformations",
-            .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux])),
-        ],
-        path: "Plugins/Transformations/JavaScript",
-        linkerSettings: [
-            .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst]))
-        ]
-    ),
-    .testTarget(
-        name: "TelemetryKitJavaScriptTests",
-        dependencies: [
-            "TelemetryKitJavaScript", "TelemetryKitTransformations", "TelemetryKit", "TelemetryKitTesting",
-        ],
-        path: "Tests/TelemetryKitJavaScriptTests"
-    ),
+    )
 ]
+targets += plugin(
+    "JavaScript",
+    path: "Plugins/Transformations/JavaScript",
+    dependencies: [
+        "TelemetryKitTransformations",
+        .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux])),
+    ],
+    testDependencies: ["TelemetryKitTransformations"],
+    linkerSettings: [
+        .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst]))
+    ]
+)
 
 // MARK: - Composable analytics and bridges (Plugins/Composable, Plugins/SwiftLog)
 
-targets += [
-    .target(
-        name: "TelemetryKitComposable",
-        dependencies: [
-            "TelemetryKit",
-            "TelemetryKitPresets",
-            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
-        ],
-        path: "Plugins/Composable"
-    ),
-    .testTarget(
-        name: "TelemetryKitComposableTests",
-        dependencies: [
-            "TelemetryKitComposable",
-            "TelemetryKit",
-            "TelemetryKitTesting",
-            .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-            .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
-        ],
-        path: "Tests/TelemetryKitComposableTests"
-    ),
-    .target(
-        name: "TelemetryKitSwiftLog",
-        dependencies: [
-            "TelemetryKit",
-            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
-        ],
-        path: "Plugins/SwiftLog"
-    ),
-    .testTarget(
-        name: "TelemetryKitSwiftLogTests",
-        dependencies: [
-            "TelemetryKitSwiftLog",
-            "TelemetryKit",
-            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
-            .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
-        ],
-        path: "Tests/TelemetryKitSwiftLogTests"
-    ),
-]
+targets += plugin(
+    "Composable",
+    path: "Plugins/Composable",
+    dependencies: [
+        "TelemetryKitPresets",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+    ],
+    testDependencies: [
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        .product(name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
+    ]
+)
+targets += plugin(
+    "SwiftLog",
+    path: "Plugins/SwiftLog",
+    dependencies: [.product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"]))],
+    testDependencies: [
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+    ]
+)
 
 // MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
 
 // A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
 
-targets += [
-    .target(
-        name: "TelemetryKitServiceLifecycle",
-        dependencies: [
-            "TelemetryKit",
-            .product(
-                name: "ServiceLifecycle",
-                package: "swift-service-lifecycle",
-                condition: .when(traits: ["ServiceLifecycle"])
-            ),
-        ],
-        path: "Plugins/ServiceLifecycle"
-    ),
-    .testTarget(
-        name: "TelemetryKitServiceLifecycleTests",
-        dependencies: [
-            "TelemetryKitServiceLifecycle",
-            "TelemetryKit",
-            "TelemetryKitTesting",
-            .product(
-                name: "ServiceLifecycle",
-                package: "swift-service-lifecycle",
-                condition: .when(traits: ["ServiceLifecycle"])
-            ),
-            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
-        ],
-        path: "Tests/TelemetryKitServiceLifecycleTests"
-    ),
-]
+targets += plugin(
+    "ServiceLifecycle",
+    path: "Plugins/ServiceLifecycle",
+    dependencies: [
+        .product(
+            name: "ServiceLifecycle",
+            package: "swift-service-lifecycle",
+            condition: .when(traits: ["ServiceLifecycle"])
+        )
+    ],
+    testDependencies: [
+        .product(
+            name: "ServiceLifecycle",
+            package: "swift-service-lifecycle",
+            condition: .when(traits: ["ServiceLifecycle"])
+        ),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+    ]
+)
 
 // MARK: - Tools (trait Tools: collector, CLI)
 
