@@ -1,7 +1,7 @@
 public import TelemetryKit
 
 /// A processor that drops the events with given names (it throws
-/// ``TelemetryKit/ProcessorError/eventFiltered``) and passes every other event on unchanged.
+/// `ProcessorError.eventFiltered`) and passes every other event on unchanged.
 ///
 /// ```swift
 /// let harness = await TestHarness.make(processors: [FilteringProcessor(names: ["Internal.debug"])])
