@@ -4,11 +4,8 @@ import TelemetryKitTesting
 import Testing
 
 /// Many tasks sending through one client into a durable cache while the dispatcher sends
-/// from it: intake, group commit, peek and remove all run at once.
-///
-/// Serialized: each cache fsyncs on the cooperative pool's threads (two on a two-core
-/// machine), so the two caches at once take longer than one after the other.
-@Suite(.serialized)
+/// from it: intake, group commit, peek and remove all run at once. The two caches run at
+/// the same time, each committing on its own queue.
 struct ClientConcurrencyTests {
     static let tasks = 100
     static let eventsPerTask = 1_000

@@ -31,7 +31,8 @@ package protocol CommittedEventStore: SendableMetatype {
 }
 
 /// The frame both durable caches share: the store behind a lock, appends from concurrent
-/// callers committed together (``GroupCommitter``), every failure reported as an
+/// callers committed together on the cache's own commit queue, off Swift's cooperative pool
+/// (``GroupCommitter``), every failure reported as an
 /// ``EventCacheError`` naming the cache and its file, and events that cannot be read back
 /// logged once per read instead of failing the read.
 ///
@@ -61,7 +62,7 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.path = path
         self.limit = limit
         self.logger = logger
-        committer = GroupCommitter { records in
+        committer = GroupCommitter(label: "TelemetryKit.\(name)") { records in
             try locked.withLock { store in
                 do {
                     store.evicted += try store.append(records, limit: limit)

@@ -1,15 +1,24 @@
+import Dispatch
 import TelemetryKit
 
-/// Coalesces concurrent writes into one commit (group commit).
+/// Coalesces concurrent writes into one commit (group commit), run on a thread of its own.
 ///
 /// Each `submit` call waits (suspended, not blocking a thread) until its items are committed.
-/// The first caller to find no commit running becomes the leader: it commits everything
-/// queued so far in one `commit` call, then anything queued meanwhile, and resumes every
-/// waiter of a round with that round's result. A leader runs a few rounds at most and then
-/// hands the rest to a new task, so no caller's thread is held for long on others' behalf.
+/// Commits run one at a time on the committer's serial dispatch queue. While one runs, new
+/// submissions queue up, and the next round writes all of them in a single `commit` call: a
+/// burst of appends from many tasks costs one transaction and one fsync per round, not one
+/// per caller. Every waiter of a round is resumed with that round's result.
+///
+/// Why a queue of its own, not the caller's thread: a commit blocks in `fsync` for a
+/// millisecond or more on real storage, and Swift's cooperative pool has one thread per core.
+/// Two durable caches committing on it at once would hold every thread of a two-core device,
+/// and no task of the app could run until the disks answered. The queue's thread is
+/// dispatch's, outside that pool; the one hop per round is cheap next to the fsync it waits for.
 ///
 /// ```swift
-/// let committer = GroupCommitter<Row> { rows in try database.insertInOneTransaction(rows) }
+/// let committer = GroupCommitter<Row>(label: "sqlite-cache") { rows in
+///     try database.insertInOneTransaction(rows)
+/// }
 /// try await committer.submit(rows)   // durable when this returns
 /// ```
 public final class GroupCommitter<Item: Sendable>: Sendable {
@@ -20,20 +29,21 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
 
     private struct State {
         var waiting: [Waiter] = []
-        var leaderActive = false
+        /// A drain is scheduled or running on `queue`; it takes everything queued meanwhile.
+        var draining = false
     }
 
     private let state = Locked(State())
+    private let queue: DispatchQueue
     private let commit: @Sendable ([Item]) throws -> Void
-    private let maximumRoundsPerLeader: Int
 
     /// Creates a committer.
     /// - Parameters:
-    ///   - maximumRoundsPerLeader: rounds a leader runs on its caller's thread before handing
-    ///     the queue to a new task.
+    ///   - label: names the commit queue (its thread shows it in a debugger or a crash log).
     ///   - commit: writes one round's items, in order, as one unit (one transaction, one fsync).
-    public init(maximumRoundsPerLeader: Int = 4, commit: @escaping @Sendable ([Item]) throws -> Void) {
-        self.maximumRoundsPerLeader = max(1, maximumRoundsPerLeader)
+    ///     It runs on the committer's queue, one round at a time; it may block.
+    public init(label: String = "TelemetryKit.GroupCommitter", commit: @escaping @Sendable ([Item]) throws -> Void) {
+        queue = DispatchQueue(label: label)
         self.commit = commit
     }
 
@@ -45,21 +55,24 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
     /// Commits `items` (possibly together with other callers' items); returns once committed.
     public func submit(_ items: [Item]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let leads = state.withLock { state -> Bool in
+            let schedules = state.withLock { state -> Bool in
                 state.waiting.append(Waiter(items: items, continuation: continuation))
-                if state.leaderActive { return false }
-                state.leaderActive = true
+                if state.draining { return false }
+                state.draining = true
                 return true
             }
-            if leads { drain() }
+            if schedules {
+                queue.async { self.drain() }
+            }
         }
     }
 
+    /// Commits round after round until nothing is queued (on `queue`).
     private func drain() {
-        for _ in 0..<maximumRoundsPerLeader {
+        while true {
             let round = state.withLock { state -> [Waiter]? in
                 if state.waiting.isEmpty {
-                    state.leaderActive = false
+                    state.draining = false
                     return nil
                 }
                 defer { state.waiting = [] }
@@ -74,7 +87,5 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
                 for waiter in round { waiter.continuation.resume(throwing: error) }
             }
         }
-        // Still leader: let a new task continue so this caller's thread is released.
-        Task { self.drain() }
     }
 }
