@@ -133,6 +133,10 @@ struct DemoCommand: AsyncParsableCommand {
         let tagged = received.filter { $0.payload["funnel_step"] == "checkout" }.count
         say("  tagged by the JSON-configured transformation 'tag-checkout' (funnel_step = checkout): \(tagged)")
         say("  delivered: \(stats.delivered)   rejected: \(stats.rejected)   retried: \(stats.retried)")
+        say(
+            "  lost: \(stats.evicted) evicted, \(stats.overflowDropped) dropped from memory   "
+                + "cache failures: \(stats.cacheFailures)   still queued: \(stats.queued), held in memory: \(stats.heldInMemory)"
+        )
         let perEvent = received.isEmpty ? 0 : wireBytes / received.count
         say(
             "  requests: \(requests.count), \(wireBytes) bytes gzip (\(perEvent) per event) from \(jsonBytes) bytes JSON"

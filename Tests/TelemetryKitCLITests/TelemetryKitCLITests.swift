@@ -79,6 +79,12 @@ import TelemetryKitTesting
         // One in five screens is "checkout": the JSON-configured transformation tags those.
         #expect(result.output.contains("'tag-checkout' (funnel_step = checkout): 200\n"))
         #expect(result.output.contains("rejected: 0   retried: 0"))
+        // Nothing lost, nothing left behind: the loss counters are shown, and are zero.
+        #expect(
+            result.output.contains(
+                "lost: 0 evicted, 0 dropped from memory   cache failures: 0   still queued: 0, held in memory: 0"
+            )
+        )
         #expect(result.output.contains("Sending: 1000/1000"))
         #expect(result.output.contains("time per event: "))
         #expect(result.output.contains("Example event (as received on the wire"))
