@@ -32,9 +32,9 @@ struct CacheDurabilityTests {
     @Test(arguments: DurableCacheKind.allCases)
     func everyAcknowledgedEventSurvivesRepeatedSIGKILL(_ kind: DurableCacheKind) async throws {
         let executable = try locateCrashTester()
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent(kind.fileName)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file(kind.fileName)
         let seed = UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
 
@@ -78,9 +78,9 @@ struct CacheDurabilityTests {
     @Test(arguments: DurableCacheKind.allCases)
     func deliveredBatchesAreReSentOnlyWhenInFlightAtTheKill(_ kind: DurableCacheKind) async throws {
         let executable = try locateCrashTester()
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent(kind.fileName)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file(kind.fileName)
         let seed = UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
 
@@ -128,9 +128,9 @@ struct CacheDurabilityTests {
     @Test(arguments: DurableCacheKind.allCases)
     func aRestartAfterACrashDeliversWhatWasQueuedInOrder(_ kind: DurableCacheKind) async throws {
         let executable = try locateCrashTester()
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent(kind.fileName)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file(kind.fileName)
 
         for (first, count) in [(1, 30), (31, 15)] {
             let run = try CrashTesterRun(
@@ -164,13 +164,6 @@ struct CacheDurabilityTests {
             Searched: \(searched.joined(separator: ", "))
             """
         )
-    }
-
-    private func makeDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TelemetryKitCacheDurabilityTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// Kills the child either early (while it opens the cache or starts) or after it

@@ -11,57 +11,41 @@ struct SQLiteCorruptionRecoveryTests {
     /// append (index, sequence) or removal (index) does.
     @Test(arguments: ["events_id", "sqlite_sequence"])
     func aDamagedPageIsFoundAtOpeningAndEveryEventIsKept(_ object: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
         let events = EventCacheConformance.numberedEvents(1...30)
-        do {
-            let cache = try SQLiteEventCache(fileURL: url)
-            try await cache.append(events)
-        }
-        try damagePage(rootPage(of: object, at: url), of: url)
-        let damaged = try Data(contentsOf: url)
-        let logger = RecordingLogger()
+        try await fixture.fillAndClose(with: events)
+        try damagePage(rootPage(of: object, at: fixture.url), of: fixture.url)
+        let damaged = try Data(contentsOf: fixture.url)
 
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
+        let cache = try fixture.open()
 
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(try Data(contentsOf: directory.file("events.sqlite.corrupt")) == damaged)
-        #expect(logger.entries.count == 1)
-        let message = try #require(logger.entries.first?.message)
-        #expect(message.contains("at \(url.path) was damaged"))
-        #expect(message.contains("moved it to \(url.path).corrupt and"))
-        #expect(message.contains("kept its 30 event(s)"))
+        fixture.expectRecoveries(1, of: cache, saying: ["at \(fixture.url.path) was damaged", "kept its 30 event(s)"])
+        #expect(try Data(contentsOf: fixture.directory.file("events.sqlite.corrupt")) == damaged)
         // The table itself was intact: nothing is lost, and new events queue behind.
         #expect(await cache.count() == 30)
         let delivered = try await deliverThroughAClient(cache, sending: ["After.1", "After.2", "After.3"])
         #expect(delivered.map(\.type) == events.map(\.type) + ["After.1", "After.2", "After.3"])
         #expect(delivered.prefix(30).map(\.id) == events.map(\.id))
         #expect(await cache.count() == 0)
-        #expect(logger.entries.count == 1)
+        #expect(fixture.logger.entries.count == 1)
 
-        let reopened = try SQLiteEventCache(fileURL: url, logger: logger)
+        let reopened = try fixture.open()
         #expect(reopened.recoveredCorruptions == 0)
-        #expect(logger.entries.count == 1)
+        #expect(fixture.logger.entries.count == 1)
     }
 
     @Test func anAppendThatMeetsADamagedIndexLandsInTheFreshDatabase() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
         let events = EventCacheConformance.numberedEvents(1...13)
         try await cache.append(Array(events[0..<10]))
-        try damagePageWhileOpen(rootPage(of: "events_id", at: url), of: url)
+        try fixture.damageWhileOpen("events_id")
 
         try await cache.append(Array(events[10...]))
 
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(logger.entries.map(\.message).count == 1)
-        #expect(logger.entries.first?.message.contains("at \(url.path) was damaged") == true)
-        #expect(logger.entries.first?.message.contains("moved it to \(url.path).corrupt and") == true)
-        #expect(FileManager.default.fileExists(atPath: url.path + ".corrupt"))
+        fixture.expectRecoveries(1, of: cache, saying: ["at \(fixture.url.path) was damaged"])
         #expect(await cache.count() == 13)
         #expect(try await cache.peek(limit: 100) == events)
         try await cache.remove(ids: events[0..<5].map(\.id))
@@ -69,19 +53,136 @@ struct SQLiteCorruptionRecoveryTests {
         #expect(await cache.count() == 8)
         #expect(cache.recoveredCorruptions == 1)
 
-        let reopened = try SQLiteEventCache(fileURL: url, logger: logger)
+        let reopened = try fixture.open()
         #expect(try await reopened.peek(limit: 100) == Array(events[5...]))
-        #expect(logger.entries.count == 1)
+        #expect(fixture.logger.entries.count == 1)
     }
 
     /// Before recovery, this removal failed on every attempt: the batch was sent again and
     /// again and `flush()` never emptied the queue.
     @Test func aRemovalThatMeetsADamagedIndexStillEmptiesTheQueue() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
+        let (client, spy) = await startedClient(on: cache, logger: fixture.logger)
+        for number in 1...12 { await client.send("Queued.\(number)") }
+        #expect(await cache.count() == 12)
+        try fixture.damageWhileOpen("events_id")
+
+        #expect(await client.flush() == .complete)
+
+        #expect(spy.deliveredEvents.map(\.type) == (1...12).map { "Queued.\($0)" })
+        #expect(spy.batches.count == 1)
+        #expect(await cache.count() == 0)
+        fixture.expectRecoveries(1, of: cache)
+        await client.send("Later")
+        #expect(await client.flush() == .complete)
+        #expect(spy.deliveredEvents.last?.type == "Later")
+        await client.shutdown()
+        #expect(fixture.logger.entries.count == 1)
+    }
+
+    @Test func removeAllThatMeetsADamagedIndexEmptiesTheFreshDatabase() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
+        try await cache.append(EventCacheConformance.numberedEvents(1...10))
+        try fixture.damageWhileOpen("events_id")
+
+        try await cache.removeAll()
+
+        #expect(await cache.count() == 0)
+        #expect(try await cache.peek(limit: 10) == [])
+        fixture.expectRecoveries(1, of: cache)
+        let later = EventCacheConformance.numberedEvents(11...12)
+        try await cache.append(later)
+        #expect(try await cache.peek(limit: 10) == later)
+    }
+
+    /// A damaged table page: its rows cannot be read back, but the cache goes on working.
+    @Test func aPeekThatMeetsADamagedTableReturnsWhatIsLeftAndTheCacheGoesOn() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
+        try await cache.append(EventCacheConformance.numberedEvents(1...10))
+        try fixture.damageWhileOpen("events")
+
+        #expect(try await cache.peek(limit: 10) == [])
+
+        fixture.expectRecoveries(1, of: cache, saying: ["none of its events could be read"])
+        #expect(await cache.count() == 0)
+        let later = EventCacheConformance.numberedEvents(11...13)
+        try await cache.append(later)
+        #expect(try await cache.peek(limit: 10) == later)
+    }
+
+    /// SQLITE_NOTADB: the header is garbage, so no page of the file can be read.
+    @Test func aGarbageHeaderFoundAtOpeningIsMovedAsideWithoutReplacingAnOlderCopy() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        try await fixture.fillAndClose(with: EventCacheConformance.numberedEvents(1...5))
+        let olderCopy = Data("an older damaged copy".utf8)
+        try olderCopy.write(to: fixture.directory.file("events.sqlite.corrupt"))
+        try overwrite(fixture.url, at: 0, with: deterministicBytes(count: 100, seed: 7))
+        let damaged = try Data(contentsOf: fixture.url)
+
+        let cache = try fixture.open()
+
+        fixture.expectRecoveries(
+            1,
+            of: cache,
+            movedTo: ".corrupt.1",
+            saying: ["file is not a database", "none of its events could be read"]
+        )
+        #expect(await cache.count() == 0)
+        #expect(try Data(contentsOf: fixture.directory.file("events.sqlite.corrupt")) == olderCopy)
+        #expect(try Data(contentsOf: fixture.directory.file("events.sqlite.corrupt.1")) == damaged)
+        let later = EventCacheConformance.numberedEvents(6...8)
+        try await cache.append(later)
+        #expect(try await cache.peek(limit: 10) == later)
+    }
+
+    @Test func aGarbageHeaderFoundByAnAppendKeepsTheAppendedEvents() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
+        try await cache.append(EventCacheConformance.numberedEvents(1...5))
+        try checkpoint(fixture.url)
+        try overwrite(fixture.url, at: 0, with: deterministicBytes(count: 100, seed: 7))
+
+        let later = EventCacheConformance.numberedEvents(6...8)
+        try await cache.append(later)
+
+        fixture.expectRecoveries(1, of: cache, saying: ["file is not a database"])
+        #expect(try await cache.peek(limit: 10) == later)
+        #expect(await cache.count() == 3)
+        try await cache.remove(ids: [later[0].id])
+        #expect(try await cache.peek(limit: 10) == Array(later[1...]))
+    }
+
+    @Test func damageTwiceKeepsBothCopiesAndCountsTwice() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let cache = try fixture.open()
+        let events = EventCacheConformance.numberedEvents(1...6)
+        try await cache.append(Array(events[0..<2]))
+        try fixture.damageWhileOpen("events_id")
+        try await cache.append(Array(events[2..<4]))
+        try fixture.damageWhileOpen("events_id")
+        try await cache.append(Array(events[4...]))
+
+        fixture.expectRecoveries(2, of: cache, movedTo: ".corrupt.1")
+        #expect(FileManager.default.fileExists(atPath: fixture.url.path + ".corrupt"))
+        #expect(try await cache.peek(limit: 10) == events)
+    }
+
+    // MARK: Helpers
+
+    /// A started client with one destination on `cache`, delivering to the returned spy.
+    private func startedClient(
+        on cache: SQLiteEventCache,
+        logger: RecordingLogger
+    ) async -> (TelemetryClient, SpyEventTransmitter) {
         let spy = SpyEventTransmitter()
         let client = TelemetryClient(
             configuration: TelemetryClient.Configuration(appID: "RECOVERY"),
@@ -90,159 +191,70 @@ struct SQLiteCorruptionRecoveryTests {
             logger: logger
         )
         await client.start()
-        for number in 1...12 { await client.send("Queued.\(number)") }
-        #expect(await cache.count() == 12)
-        try damagePageWhileOpen(rootPage(of: "events_id", at: url), of: url)
-
-        #expect(await client.flush() == .complete)
-
-        #expect(spy.deliveredEvents.map(\.type) == (1...12).map { "Queued.\($0)" })
-        #expect(spy.batches.count == 1)
-        #expect(await cache.count() == 0)
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(logger.entries.count == 1)
-        #expect(logger.entries.first?.message.contains("moved it to \(url.path).corrupt and") == true)
-        await client.send("Later")
-        #expect(await client.flush() == .complete)
-        #expect(spy.deliveredEvents.last?.type == "Later")
-        await client.shutdown()
-        #expect(logger.entries.count == 1)
+        return (client, spy)
     }
-
-    @Test func removeAllThatMeetsADamagedIndexEmptiesTheFreshDatabase() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
-        try await cache.append(EventCacheConformance.numberedEvents(1...10))
-        try damagePageWhileOpen(rootPage(of: "events_id", at: url), of: url)
-
-        try await cache.removeAll()
-
-        #expect(await cache.count() == 0)
-        #expect(try await cache.peek(limit: 10) == [])
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(logger.entries.count == 1)
-        let later = EventCacheConformance.numberedEvents(11...12)
-        try await cache.append(later)
-        #expect(try await cache.peek(limit: 10) == later)
-    }
-
-    /// A damaged table page: its rows cannot be read back, but the cache goes on working.
-    @Test func aPeekThatMeetsADamagedTableReturnsWhatIsLeftAndTheCacheGoesOn() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
-        try await cache.append(EventCacheConformance.numberedEvents(1...10))
-        try damagePageWhileOpen(rootPage(of: "events", at: url), of: url)
-
-        #expect(try await cache.peek(limit: 10) == [])
-
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(await cache.count() == 0)
-        #expect(logger.entries.count == 1)
-        #expect(logger.entries.first?.message.contains("none of its events could be read") == true)
-        #expect(FileManager.default.fileExists(atPath: url.path + ".corrupt"))
-        let later = EventCacheConformance.numberedEvents(11...13)
-        try await cache.append(later)
-        #expect(try await cache.peek(limit: 10) == later)
-    }
-
-    /// SQLITE_NOTADB: the header is garbage, so no page of the file can be read.
-    @Test func aGarbageHeaderFoundAtOpeningIsMovedAsideWithoutReplacingAnOlderCopy() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        do {
-            let cache = try SQLiteEventCache(fileURL: url)
-            try await cache.append(EventCacheConformance.numberedEvents(1...5))
-        }
-        let olderCopy = Data("an older damaged copy".utf8)
-        try olderCopy.write(to: directory.file("events.sqlite.corrupt"))
-        try overwrite(url, at: 0, with: deterministicBytes(count: 100, seed: 7))
-        let damaged = try Data(contentsOf: url)
-        let logger = RecordingLogger()
-
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
-
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(await cache.count() == 0)
-        #expect(try Data(contentsOf: directory.file("events.sqlite.corrupt")) == olderCopy)
-        #expect(try Data(contentsOf: directory.file("events.sqlite.corrupt.1")) == damaged)
-        #expect(logger.entries.count == 1)
-        let message = try #require(logger.entries.first?.message)
-        #expect(message.contains("file is not a database"))
-        #expect(message.contains("moved it to \(url.path).corrupt.1 and"))
-        #expect(message.contains("none of its events could be read"))
-        let later = EventCacheConformance.numberedEvents(6...8)
-        try await cache.append(later)
-        #expect(try await cache.peek(limit: 10) == later)
-    }
-
-    @Test func aGarbageHeaderFoundByAnAppendKeepsTheAppendedEvents() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
-        try await cache.append(EventCacheConformance.numberedEvents(1...5))
-        try checkpoint(url)
-        try overwrite(url, at: 0, with: deterministicBytes(count: 100, seed: 7))
-
-        let later = EventCacheConformance.numberedEvents(6...8)
-        try await cache.append(later)
-
-        #expect(cache.recoveredCorruptions == 1)
-        #expect(logger.entries.count == 1)
-        #expect(logger.entries.first?.message.contains("file is not a database") == true)
-        #expect(logger.entries.first?.message.contains("moved it to \(url.path).corrupt and") == true)
-        #expect(try await cache.peek(limit: 10) == later)
-        #expect(await cache.count() == 3)
-        try await cache.remove(ids: [later[0].id])
-        #expect(try await cache.peek(limit: 10) == Array(later[1...]))
-    }
-
-    @Test func damageTwiceKeepsBothCopiesAndCountsTwice() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.file("events.sqlite")
-        let logger = RecordingLogger()
-        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
-        let events = EventCacheConformance.numberedEvents(1...6)
-        try await cache.append(Array(events[0..<2]))
-        try damagePageWhileOpen(rootPage(of: "events_id", at: url), of: url)
-        try await cache.append(Array(events[2..<4]))
-        try damagePageWhileOpen(rootPage(of: "events_id", at: url), of: url)
-        try await cache.append(Array(events[4...]))
-
-        #expect(cache.recoveredCorruptions == 2)
-        #expect(logger.entries.count == 2)
-        #expect(logger.entries.last?.message.contains("moved it to \(url.path).corrupt.1 and") == true)
-        #expect(FileManager.default.fileExists(atPath: url.path + ".corrupt"))
-        #expect(FileManager.default.fileExists(atPath: url.path + ".corrupt.1"))
-        #expect(try await cache.peek(limit: 10) == events)
-    }
-
-    // MARK: Helpers
 
     /// Sends `names` through a client on `cache`, flushes, and returns everything delivered.
     private func deliverThroughAClient(_ cache: SQLiteEventCache, sending names: [String]) async throws -> [Event] {
-        let spy = SpyEventTransmitter()
-        let client = TelemetryClient(
-            configuration: TelemetryClient.Configuration(appID: "RECOVERY"),
-            destinations: [Destination(id: "main", transmitter: spy, cache: cache)],
-            storage: InMemoryProcessorStorage(),
-            logger: RecordingLogger()
-        )
-        await client.start()
+        let (client, spy) = await startedClient(on: cache, logger: RecordingLogger())
         for name in names { await client.send(name) }
         let result = await client.flush()
         #expect(result == .complete)
         await client.shutdown()
         return spy.deliveredEvents
+    }
+}
+
+/// A cache file in a fresh temporary directory, and the logger the tests' caches on it
+/// report to: the setup and the recovery checks every damage test shares.
+private struct DamagedCacheFixture {
+    let directory: TemporaryDirectory
+    let url: URL
+    let logger = RecordingLogger()
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        url = directory.file("events.sqlite")
+    }
+
+    /// A cache on the file, reporting to `logger`.
+    func open() throws -> SQLiteEventCache {
+        try SQLiteEventCache(fileURL: url, logger: logger)
+    }
+
+    /// Writes `events` through a cache that is closed again when this returns.
+    func fillAndClose(with events: [Event]) async throws {
+        let cache = try SQLiteEventCache(fileURL: url)
+        try await cache.append(events)
+    }
+
+    /// Garbles the first page of the table or index `object` while a cache has the file open.
+    func damageWhileOpen(_ object: String) throws {
+        try damagePageWhileOpen(rootPage(of: object, at: url), of: url)
+    }
+
+    /// Checks that `cache` recovered `count` times, that each recovery logged exactly one
+    /// warning, that the last one names where the damaged file went (`url` + `suffix`, which
+    /// exists) and says each of `details`.
+    func expectRecoveries(
+        _ count: Int,
+        of cache: SQLiteEventCache,
+        movedTo suffix: String = ".corrupt",
+        saying details: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(cache.recoveredCorruptions == count, sourceLocation: sourceLocation)
+        #expect(logger.entries.count == count, sourceLocation: sourceLocation)
+        let message = logger.entries.last?.message ?? ""
+        #expect(message.contains("moved it to \(url.path)\(suffix) and"), sourceLocation: sourceLocation)
+        #expect(FileManager.default.fileExists(atPath: url.path + suffix), sourceLocation: sourceLocation)
+        for detail in details {
+            #expect(message.contains(detail), "\(message)", sourceLocation: sourceLocation)
+        }
+    }
+
+    func remove() {
+        directory.remove()
     }
 }
 
