@@ -16,6 +16,8 @@ struct CommittedEventCacheTests {
         var evicted = 0
         var failing = false
         var appendCalls = 0
+        /// Called inside every removal, as the store holds the I/O queue (blocks there in a test).
+        var duringRemoval: @Sendable () -> Void = {}
 
         var count: Int { events.count }
 
@@ -30,6 +32,7 @@ struct CommittedEventCacheTests {
 
         mutating func remove(ids: [UUID]) throws {
             if failing { throw StoreFailure() }
+            duringRemoval()
             let removed = Set(ids)
             events.removeAll { removed.contains($0.id) }
         }
@@ -53,10 +56,11 @@ struct CommittedEventCacheTests {
 
     private static func frame(
         limit: Int = 1_000,
-        logger: RecordingLogger = RecordingLogger()
+        logger: RecordingLogger = RecordingLogger(),
+        store: ArrayStore = ArrayStore()
     ) -> CommittedEventCache<ArrayStore> {
         CommittedEventCache(
-            store: ArrayStore(),
+            store: store,
             name: "test event cache",
             path: "/data/events",
             limit: limit,
@@ -77,7 +81,9 @@ struct CommittedEventCacheTests {
         }
         #expect(frame.count == 150)
         #expect(frame.evicted == 50)
-        let numbers = try frame.read { store in (store.events, []) }.map { Int($0.type.dropFirst("Event.".count)) }
+        let numbers = try await frame.read { store in (store.events, []) }.map {
+            Int($0.type.dropFirst("Event.".count))
+        }
         // Each caller's surviving events are in the order it appended them.
         for caller in 0..<50 {
             let own = numbers.compactMap { $0 }.filter { $0 / 10 == caller }
@@ -97,13 +103,13 @@ struct CommittedEventCacheTests {
         } throws: { error in
             Self.isCacheError(error, "Cannot append to the test event cache: disk full")
         }
-        #expect {
-            try frame.remove(ids: [Self.event(3).id])
+        await #expect {
+            try await frame.remove(ids: [Self.event(3).id])
         } throws: { error in
             Self.isCacheError(error, "Cannot remove from the test event cache: disk full")
         }
-        #expect {
-            try frame.removeAll()
+        await #expect {
+            try await frame.removeAll()
         } throws: { error in
             Self.isCacheError(error, "Cannot clear the test event cache: disk full")
         }
@@ -115,17 +121,17 @@ struct CommittedEventCacheTests {
         return error.message == message && error.path == "/data/events"
     }
 
-    @Test func unreadableEventsAreDroppedFromTheReadAndLoggedOnce() throws {
+    @Test func unreadableEventsAreDroppedFromTheReadAndLoggedOnce() async throws {
         let logger = RecordingLogger()
         let frame = Self.frame(logger: logger)
-        let events = try frame.read { _ in ([Self.event(1)], ["row 7: bad JSON", "row 9: no id"]) }
+        let events = try await frame.read { _ in ([Self.event(1)], ["row 7: bad JSON", "row 9: no id"]) }
         #expect(events.map(\.type) == ["Event.1"])
         #expect(
             logger.warnings == [
                 "Dropped 2 unreadable event(s) from the test event cache at /data/events: row 7: bad JSON; row 9: no id"
             ]
         )
-        _ = try frame.read { _ in ([], []) }
+        _ = try await frame.read { _ in ([], []) }
         #expect(logger.warnings.count == 1)
     }
 
@@ -133,7 +139,28 @@ struct CommittedEventCacheTests {
         let frame = Self.frame()
         try frame.perform("break") { $0.failing = true }
         try await frame.append([])
-        try frame.remove(ids: [])
+        try await frame.remove(ids: [])
         #expect(frame.inspect(\.appendCalls) == 0)
+    }
+
+    /// A removal that blocks (a compaction's fsync) runs on the cache's I/O queue, not on the
+    /// removing task's thread: more such caches than cores leave the cooperative pool free.
+    @Test func blockedRemovalsLeaveTheCooperativePoolFree() async throws {
+        try await expectCooperativePoolFree { index, block in
+            let frame = Self.frame(store: ArrayStore(duringRemoval: block))
+            try await frame.append([Self.event(index)])
+            try await frame.remove(ids: [UUID()])
+        }
+    }
+
+    /// A read, a removal and clearing, each through the I/O queue, see what came before them.
+    @Test func readsAndRemovalsOnTheIOQueueSeeTheEarlierAppends() async throws {
+        let frame = Self.frame()
+        let events = (1...3).map(Self.event)
+        try await frame.append(events)
+        try await frame.remove(ids: [events[0].id])
+        #expect(try await frame.read { store in (store.events, []) }.map(\.type) == ["Event.2", "Event.3"])
+        try await frame.removeAll()
+        #expect(frame.count == 0)
     }
 }

@@ -90,11 +90,11 @@ public final class JSONLinesEventCache: EventCaching {
 
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
-        return try frame.read { try $0.journal.peek(limit) }
+        return try await frame.read { try $0.journal.peek(limit) }
     }
 
     public func remove(ids: [UUID]) async throws {
-        try frame.remove(ids: ids)
+        try await frame.remove(ids: ids)
     }
 
     public func count() async -> Int {
@@ -102,7 +102,7 @@ public final class JSONLinesEventCache: EventCaching {
     }
 
     public func removeAll() async throws {
-        try frame.removeAll()
+        try await frame.removeAll()
     }
 
     public func evictedCount() async -> Int {

@@ -120,7 +120,7 @@ public final class SQLiteEventCache: EventCaching {
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
         let now = clock.now
-        return try frame.read { database in
+        return try await frame.read { [maxEventAge, pruneInterval] database in
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
@@ -137,7 +137,7 @@ public final class SQLiteEventCache: EventCaching {
     }
 
     public func remove(ids: [UUID]) async throws {
-        try frame.remove(ids: ids)
+        try await frame.remove(ids: ids)
     }
 
     /// The number of queued events, kept in memory (no file access, so no damage is found here).
@@ -146,7 +146,7 @@ public final class SQLiteEventCache: EventCaching {
     }
 
     public func removeAll() async throws {
-        try frame.removeAll()
+        try await frame.removeAll()
     }
 
     public func evictedCount() async -> Int {

@@ -1,3 +1,4 @@
+import Dispatch
 package import TelemetryKit
 
 #if canImport(FoundationEssentials)
@@ -12,7 +13,8 @@ package import Foundation
 /// ## Implementation requirements
 /// - `append` stores all `records` as one unit (one transaction, one fsync), in order, and
 ///   evicts the oldest events beyond `limit`, returning how many it evicted.
-/// - Calls come one at a time (the cache holds a lock around each).
+/// - Calls come one at a time (the cache holds a lock around each), on the cache's I/O
+///   queue: they may block (an fsync, a compaction).
 package protocol CommittedEventStore: SendableMetatype {
     /// One event as the store writes it, encoded before the lock is taken.
     associatedtype Record: Sendable
@@ -30,9 +32,10 @@ package protocol CommittedEventStore: SendableMetatype {
     mutating func removeAll() throws
 }
 
-/// The frame both durable caches share: the store behind a lock, appends from concurrent
-/// callers committed together on the cache's own commit queue, off Swift's cooperative pool
-/// (``GroupCommitter``), every failure reported as an
+/// The frame both durable caches share: the store behind a lock, its file work (appends,
+/// reads, removals) on one serial queue of the cache's own, off Swift's cooperative pool,
+/// appends from concurrent callers committed together (``GroupCommitter``), every failure
+/// reported as an
 /// ``EventCacheError`` naming the cache and its file, and events that cannot be read back
 /// logged once per read instead of failing the read.
 ///
@@ -52,6 +55,9 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// The most events kept.
     package let limit: Int
     private let store: Locked<Store>
+    /// Where the store's file work runs, one call at a time: a blocking fsync or compaction
+    /// holds a dispatch thread, never one of the cooperative pool's (one per core).
+    private let ioQueue: DispatchQueue
     private let committer: GroupCommitter<Store.Record>
     private let logger: any Logging
 
@@ -62,7 +68,9 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.path = path
         self.limit = limit
         self.logger = logger
-        committer = GroupCommitter(label: "TelemetryKit.\(name)") { records in
+        let ioQueue = DispatchQueue(label: "TelemetryKit.\(name)")
+        self.ioQueue = ioQueue
+        committer = GroupCommitter(queue: ioQueue) { records in
             try locked.withLock { store in
                 do {
                     store.evicted += try store.append(records, limit: limit)
@@ -79,10 +87,12 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         try await committer.submit(records)
     }
 
-    /// Reads events with `body`; the unreadable ones it reports are dropped from the result
-    /// and logged in one warning.
-    package func read(_ body: (inout Store) throws -> (events: [Event], unreadable: [String])) throws -> [Event] {
-        let (events, unreadable) = try perform("read from", body)
+    /// Reads events with `body` (on the I/O queue); the unreadable ones it reports are dropped
+    /// from the result and logged in one warning.
+    package func read(
+        _ body: @escaping @Sendable (inout Store) throws -> (events: [Event], unreadable: [String])
+    ) async throws -> [Event] {
+        let (events, unreadable) = try await performOnIOQueue("read from", body)
         if !unreadable.isEmpty {
             logger.warning(
                 "Dropped \(unreadable.count) unreadable event(s) from the \(name) at \(path): "
@@ -92,13 +102,13 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         return events
     }
 
-    package func remove(ids: [UUID]) throws {
+    package func remove(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        try perform("remove from") { try $0.remove(ids: ids) }
+        try await performOnIOQueue("remove from") { try $0.remove(ids: ids) }
     }
 
-    package func removeAll() throws {
-        try perform("clear") { try $0.removeAll() }
+    package func removeAll() async throws {
+        try await performOnIOQueue("clear") { try $0.removeAll() }
     }
 
     package var count: Int { store.withLock { $0.count } }
@@ -112,6 +122,18 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
             return try store.withLock { try body(&$0) }
         } catch {
             throw EventCacheError("Cannot \(action) the \(name): \(error)", path: path)
+        }
+    }
+
+    /// ``perform(_:_:)`` on the I/O queue, behind the appends and reads queued before it.
+    private func performOnIOQueue<Result: Sendable>(
+        _ action: String,
+        _ body: @escaping @Sendable (inout Store) throws -> Result
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            ioQueue.async {
+                continuation.resume(with: Swift.Result { try self.perform(action, body) })
+            }
         }
     }
 

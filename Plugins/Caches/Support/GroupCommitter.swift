@@ -1,22 +1,23 @@
-import Dispatch
+public import Dispatch
 import TelemetryKit
 
 /// Coalesces concurrent writes into one commit (group commit), run on a thread of its own.
 ///
 /// Each `submit` call waits (suspended, not blocking a thread) until its items are committed.
-/// Commits run one at a time on the committer's serial dispatch queue. While one runs, new
+/// Commits run one at a time on a serial dispatch queue (given at creation: the store's own,
+/// so that its reads and removals take turns with the commits). While one runs, new
 /// submissions queue up, and the next round writes all of them in a single `commit` call: a
 /// burst of appends from many tasks costs one transaction and one fsync per round, not one
 /// per caller. Every waiter of a round is resumed with that round's result.
 ///
-/// Why a queue of its own, not the caller's thread: a commit blocks in `fsync` for a
+/// Why a dispatch queue, not the caller's thread: a commit blocks in `fsync` for a
 /// millisecond or more on real storage, and Swift's cooperative pool has one thread per core.
 /// Two durable caches committing on it at once would hold every thread of a two-core device,
 /// and no task of the app could run until the disks answered. The queue's thread is
 /// dispatch's, outside that pool; the one hop per round is cheap next to the fsync it waits for.
 ///
 /// ```swift
-/// let committer = GroupCommitter<Row>(label: "sqlite-cache") { rows in
+/// let committer = GroupCommitter<Row>(queue: DispatchQueue(label: "sqlite-cache")) { rows in
 ///     try database.insertInOneTransaction(rows)
 /// }
 /// try await committer.submit(rows)   // durable when this returns
@@ -29,7 +30,7 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
 
     private struct State {
         var waiting: [Waiter] = []
-        /// A drain is scheduled or running on `queue`; it takes everything queued meanwhile.
+        /// A drain is scheduled or running on `queue`; it takes everything queued until it starts.
         var draining = false
     }
 
@@ -39,11 +40,15 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
 
     /// Creates a committer.
     /// - Parameters:
-    ///   - label: names the commit queue (its thread shows it in a debugger or a crash log).
+    ///   - queue: the serial queue the commits run on. Pass the queue that runs the store's
+    ///     other work (reads, removals) to keep all of it in one order, off the cooperative pool.
     ///   - commit: writes one round's items, in order, as one unit (one transaction, one fsync).
-    ///     It runs on the committer's queue, one round at a time; it may block.
-    public init(label: String = "TelemetryKit.GroupCommitter", commit: @escaping @Sendable ([Item]) throws -> Void) {
-        queue = DispatchQueue(label: label)
+    ///     It runs on `queue`, one round at a time; it may block.
+    public init(
+        queue: DispatchQueue = DispatchQueue(label: "TelemetryKit.GroupCommitter"),
+        commit: @escaping @Sendable ([Item]) throws -> Void
+    ) {
+        self.queue = queue
         self.commit = commit
     }
 
@@ -67,25 +72,27 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
         }
     }
 
-    /// Commits round after round until nothing is queued (on `queue`).
+    /// Commits one round (on `queue`), then queues the next drain behind whatever else was
+    /// put on the queue meanwhile (a read, a removal), so a stream of appends cannot hold it.
     private func drain() {
-        while true {
-            let round = state.withLock { state -> [Waiter]? in
-                if state.waiting.isEmpty {
-                    state.draining = false
-                    return nil
-                }
-                defer { state.waiting = [] }
-                return state.waiting
-            }
-            guard let round else { return }
-            let items = round.count == 1 ? round[0].items : round.flatMap(\.items)
-            do {
-                try commit(items)
-                for waiter in round { waiter.continuation.resume() }
-            } catch {
-                for waiter in round { waiter.continuation.resume(throwing: error) }
-            }
+        let round = state.withLock { state -> [Waiter] in
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        let items = round.count == 1 ? round[0].items : round.flatMap(\.items)
+        do {
+            // Never empty: a drain is scheduled only for a waiter, and only drains take them.
+            try commit(items)
+            for waiter in round { waiter.continuation.resume() }
+        } catch {
+            for waiter in round { waiter.continuation.resume(throwing: error) }
+        }
+        let more = state.withLock { state -> Bool in
+            state.draining = !state.waiting.isEmpty
+            return state.draining
+        }
+        if more {
+            queue.async { self.drain() }
         }
     }
 }
