@@ -35,11 +35,20 @@ public final class AppLifecycle: Sendable {
     private struct State {
         var nextID = 0
         var observers: [(id: Int, handler: @Sendable (Signal) -> Void)] = []
+        var backgroundTasks: (any BackgroundTaskProviding)?
     }
 
     private let state = Locked(State())
 
     public init() {}
+
+    /// Where the client gets running time for saving and sending after the app went to the
+    /// background (UIKit's background tasks; `Telemetry.initialize` sets them on iOS, tvOS
+    /// and visionOS). Nil, the default: the work runs for as long as the app does.
+    public var backgroundTasks: (any BackgroundTaskProviding)? {
+        get { state.withLock { $0.backgroundTasks } }
+        set { state.withLock { $0.backgroundTasks = newValue } }
+    }
 
     /// Calls `handler` for every later signal, synchronously on the sender's thread.
     @discardableResult

@@ -182,6 +182,9 @@ actor Dispatcher {
         }
 
         while true {
+            // Cancelled (the app's background time ran out): stop between batches; what is
+            // left stays queued for the next round.
+            if Task.isCancelled { return .retry }
             let peeked: [Event]
             do {
                 peeked = try await destination.cache.peek(limit: destination.policy.maxBatchCount)
@@ -278,6 +281,11 @@ actor Dispatcher {
 
     private func send(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
         let outcome = await destination.transmitter.transmit(events)
+        if case .retry = outcome, Task.isCancelled {
+            // Cut short by the cancellation, not refused by the receiver: the events stay
+            // queued, and no backoff or retry is counted against the destination.
+            return .retry
+        }
         switch outcome {
         case .delivered:
             guard await remove(ids) else { return .failed }

@@ -13,13 +13,19 @@ extension TelemetryClient {
     /// 4. attempts a ``flush()`` of every destination: what cannot be sent stays in the
     ///    durable cache for the next launch.
     ///
+    /// All of it runs inside a background task of ``AppLifecycle/backgroundTasks`` when the
+    /// lifecycle has them: when the granted time runs out first, the flush is cancelled (the
+    /// events stay queued) and the background task ends.
+    ///
     /// Nothing happens before `start()` or after `shutdown()` (which flushes by itself).
     func reactToLifecycle() {
         lifecycle.observe { [weak self] signal in
             guard let self, self.isRunning else { return }
             switch signal {
             case .didEnterBackground, .willTerminate:
-                Task { await self.persistAndFlush() }
+                self.lifecycle.runInBackgroundTask(named: "TelemetryKit: save and send") {
+                    await self.persistAndFlush()
+                }
             case .willEnterForeground, .newSessionRequested:
                 break
             }

@@ -22,6 +22,25 @@ extension Telemetry {
         set { importer.set(newValue) }
     }
 
+    private static let backgroundTaskProvider = Locked<(any BackgroundTaskProviding)?>(defaultBackgroundTasks)
+
+    /// Where the next `initialize` gets running time for saving and sending after the app
+    /// went to the background: UIKit's background tasks on iOS, tvOS and visionOS
+    /// (`UIKitBackgroundTasks`), none elsewhere. Set it to nil before `initialize` to send
+    /// only while the system happens to let the app run.
+    public static var backgroundTasks: (any BackgroundTaskProviding)? {
+        get { backgroundTaskProvider.current }
+        set { backgroundTaskProvider.set(newValue) }
+    }
+
+    static var defaultBackgroundTasks: (any BackgroundTaskProviding)? {
+        #if canImport(UIKit) && !os(watchOS)
+        return UIKitBackgroundTasks()
+        #else
+        return nil
+        #endif
+    }
+
     static var defaultLifecycleEventSource: (any LifecycleEventSource)? {
         #if canImport(UIKit) || canImport(AppKit) || canImport(WatchKit)
         return SystemLifecycleEventSource()
@@ -32,10 +51,11 @@ extension Telemetry {
 
     /// The facade's work between building the client and starting it (called by
     /// `initialize`): import TelemetryDeck's data while no processor has read the storage
-    /// yet, then connect the lifecycle source to the new client (replacing the previous
-    /// client's connection).
+    /// yet, then connect the lifecycle source and the background tasks to the new client
+    /// (replacing the previous client's connection).
     static func prepareStart(of client: TelemetryClient) async {
         await telemetryDeckImporter.run(into: client, destinationID: defaultDestinationID)
+        client.lifecycle.backgroundTasks = backgroundTasks
         let subscription = lifecycleEventSource.map { client.lifecycle.follow($0) }
         let previous = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
             defer { current = subscription }

@@ -63,4 +63,53 @@ extension FacadeTests {
         #expect(source.subscriberCount == 1)
         await Telemetry.terminate()
     }
+
+    /// The facade hands its background-task provider to the client it builds: the save and
+    /// send on `.didEnterBackground` runs inside a task of it. None on Linux by default.
+    @Test func initializeGivesTheClientTheBackgroundTasks() async throws {
+        await Telemetry.terminate()
+        #expect(Telemetry.backgroundTasks == nil, "no background tasks on Linux")
+        let previousSource = Telemetry.lifecycleEventSource
+        let previousTasks = Telemetry.backgroundTasks
+        defer {
+            Telemetry.lifecycleEventSource = previousSource
+            Telemetry.backgroundTasks = previousTasks
+        }
+        let source = ManualLifecycleEventSource()
+        Telemetry.lifecycleEventSource = source
+        let begun = Locked<[String]>([])
+        let ended = Locked(0)
+        Telemetry.backgroundTasks = ClosureBackgroundTasks(
+            begin: { name in begun.withLock { $0.append(name) } },
+            end: { ended.withLock { $0 += 1 } }
+        )
+        let spy = SpyEventTransmitter()
+        try await Telemetry.initialize(
+            configuration: config,
+            processors: [],
+            cache: InMemoryEventCache(),
+            transmitter: spy,
+            logger: RecordingLogger(),
+            storage: InMemoryProcessorStorage()
+        )
+        await Telemetry.event("Before.background")
+
+        source.post(.didEnterBackground)
+        while ended.current == 0 { try await Task.sleep(for: .milliseconds(1)) }
+
+        #expect(begun.current == ["TelemetryKit: save and send"])
+        #expect(spy.deliveredEvents.map(\.type) == ["Before.background"])
+        await Telemetry.terminate()
+    }
+}
+
+/// A background-task provider made of two closures.
+private struct ClosureBackgroundTasks: BackgroundTaskProviding {
+    let begin: @Sendable (String) -> Void
+    let end: @Sendable () -> Void
+
+    func beginBackgroundTask(named name: String, onExpiration: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        begin(name)
+        return end
+    }
 }
