@@ -6,7 +6,7 @@ import UIKit
 /// backgrounded app running for about 30 s while the client saves its state and sends its
 /// queue. `Telemetry.initialize` installs it on iOS, tvOS and visionOS.
 ///
-/// The application object is looked up by name, not through `UIApplication.shared`, so this
+/// The application object is looked up at run time, not through `UIApplication.shared`, so this
 /// builds into app extensions too, where there is none: there, as when called off the main
 /// thread, no task is begun and the work simply runs.
 public struct UIKitBackgroundTasks: BackgroundTaskProviding {
@@ -28,8 +28,11 @@ public struct UIKitBackgroundTasks: BackgroundTaskProviding {
         }
     }
 
+    /// `UIApplication.shared` through the Objective-C runtime: nil in an app extension.
     @MainActor private static var application: UIApplication? {
-        UIApplication.value(forKeyPath: "sharedApplication") as? UIApplication
+        let selector = NSSelectorFromString("sharedApplication")
+        guard UIApplication.responds(to: selector) else { return nil }
+        return UIApplication.perform(selector)?.takeUnretainedValue() as? UIApplication
     }
 }
 #endif
