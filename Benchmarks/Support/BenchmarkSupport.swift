@@ -23,6 +23,32 @@ extension Benchmark.Configuration {
     }
 }
 
+extension Benchmark.Configuration {
+    /// Per-event benchmarks whose every event waits for a durable cache's fsync (hundreds of
+    /// microseconds or more): one event per sample. From the main actor a sample includes one
+    /// hop onto it and back (about 10 µs), small next to the fsync.
+    public static var perDurableAppend: Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal],
+            warmupIterations: 10,
+            scalingFactor: .one,
+            maxDuration: .seconds(3)
+        )
+    }
+}
+
+/// A SQLiteEventCache (the default durable cache) in a new temporary directory, for client
+/// benchmarks; the directory stays until the machine's temporary files are cleaned.
+public func temporarySQLiteCache() throws -> SQLiteEventCache {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+    return try SQLiteEventCache(
+        fileURL: directory.appendingPathComponent("events.sqlite"),
+        limit: 1_000_000,
+        logger: SilentLogger()
+    )
+}
+
 /// The finalizer the processor benchmarks chain their processors to.
 public let benchmarkFinalizer = EventFinalizer(appID: "BENCH-APP", salt: "salt", logger: SilentLogger())
 
@@ -114,12 +140,19 @@ public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) a
 
 /// Registers the four client rows of one pipeline, named `"<label>: …"`: an awaited `send`
 /// and fire-and-forget events drained (total), each from the main actor and from a task off
-/// it, into `steady`'s in-memory cache.
-public func registerClientBenchmarks(_ label: String, _ steady: SteadyClient, input: EventInput) {
-    Benchmark("\(label): awaited send (main actor)") { benchmark in
+/// it, into `steady`'s cache. `awaitedConfiguration` replaces the default configuration for
+/// the awaited rows (e.g. ``Benchmark/Configuration/perDurableAppend`` when each waits for
+/// an fsync).
+public func registerClientBenchmarks(
+    _ label: String,
+    _ steady: SteadyClient,
+    input: EventInput,
+    awaitedConfiguration: Benchmark.Configuration = Benchmark.defaultConfiguration
+) {
+    Benchmark("\(label): awaited send (main actor)", configuration: awaitedConfiguration) { benchmark in
         try await steady.measureAwaitedOnMainActor(benchmark, input: input)
     }
-    Benchmark("\(label): awaited send (detached task)") { benchmark in
+    Benchmark("\(label): awaited send (detached task)", configuration: awaitedConfiguration) { benchmark in
         try await steady.measureAwaited(benchmark, input: input)
     }
     Benchmark("\(label): fire-and-forget, total (main actor)") { benchmark in
@@ -140,15 +173,21 @@ public func startedPipeline(_ processors: [any EventProcessor], appID: String = 
     return ProcessorPipeline(processors: processors, finalizer: EventFinalizer(appID: appID, logger: SilentLogger()))
 }
 
-/// A long-lived client with one destination (an in-memory cache and a spy that is never
-/// flushed), started on first use and kept for every sample: the benchmarks measure the
-/// steady state, not start-up. The cache is emptied between samples, outside the measurement.
+/// A long-lived client with one destination (by default an in-memory cache, and a spy that
+/// is never flushed), started on first use and kept for every sample: the benchmarks measure
+/// the steady state, not start-up. The cache is emptied between samples, outside the
+/// measurement.
 public final class SteadyClient: Sendable {
     public let client: TelemetryClient
-    private let cache = InMemoryEventCache(cacheLimit: 1_000_000)
+    private let cache: any EventCaching
     private let started = Mutex(false)
 
-    public init(processors: [any EventProcessor] = [], transformations: [any EventTransformation] = []) {
+    public init(
+        processors: [any EventProcessor] = [],
+        transformations: [any EventTransformation] = [],
+        cache: any EventCaching = InMemoryEventCache(cacheLimit: 1_000_000)
+    ) {
+        self.cache = cache
         client = TelemetryClient(
             configuration: .init(appID: "BENCH-APP"),
             processors: processors,

@@ -25,6 +25,17 @@ let benchmarks: @Sendable () -> Void = {
         SteadyClient(processors: Telemetry.defaultProcessors(for: config)),
         input: input
     )
+    // The same into the default durable cache, SQLite: an awaited send lasts until its
+    // commit's fsync (the main actor's share is the in-memory part above); fire-and-forget
+    // events share one commit per intake batch.
+    if let sqlite = try? temporarySQLiteCache() {
+        registerClientBenchmarks(
+            "Default pipeline, SQLite cache",
+            SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: sqlite),
+            input: input,
+            awaitedConfiguration: .perDurableAppend
+        )
+    }
 
     // What a queue of real events costs in memory: events from the 13 default processors
     // (about 50 payload entries each), held by an InMemoryEventCache (target ≤ 1 KB per
