@@ -21,9 +21,7 @@ extension Benchmark.Configuration {
             maxDuration: .seconds(2)
         )
     }
-}
 
-extension Benchmark.Configuration {
     /// Per-event benchmarks whose every event waits for a durable cache's fsync (hundreds of
     /// microseconds or more): one event per sample. From the main actor a sample includes one
     /// hop onto it and back (about 10 µs), small next to the fsync.
@@ -37,16 +35,18 @@ extension Benchmark.Configuration {
     }
 }
 
-/// A SQLiteEventCache (the default durable cache) in a new temporary directory, for client
-/// benchmarks; the directory stays until the machine's temporary files are cleaned.
-public func temporarySQLiteCache() throws -> SQLiteEventCache {
+/// A SQLiteEventCache (the default durable cache) keeping up to `limit` events, in a new
+/// temporary directory that the caller removes when done (a long-lived client's stays until
+/// the machine's temporary files are cleaned).
+public func temporarySQLiteCache(limit: Int = 1_000_000) throws -> (cache: SQLiteEventCache, directory: URL) {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
-    return try SQLiteEventCache(
+    let cache = try SQLiteEventCache(
         fileURL: directory.appendingPathComponent("events.sqlite"),
-        limit: 1_000_000,
+        limit: limit,
         logger: SilentLogger()
     )
+    return (cache, directory)
 }
 
 /// The finalizer the processor benchmarks chain their processors to.
@@ -127,14 +127,8 @@ public func inMemoryBytesPerEvent(count: Int, make: (Int) async throws -> Event)
 /// ``residentBytesPerEvent(in:count:make:)`` for a fresh SQLiteEventCache in a temporary
 /// directory (removed afterwards).
 public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) async throws -> Int? {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+    let (cache, directory) = try temporarySQLiteCache(limit: count)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let cache = try SQLiteEventCache(
-        fileURL: directory.appendingPathComponent("events.sqlite"),
-        limit: count,
-        logger: SilentLogger()
-    )
     return try await residentBytesPerEvent(in: cache, count: count, make: make)
 }
 

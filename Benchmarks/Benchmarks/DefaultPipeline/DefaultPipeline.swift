@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
     if let sqlite = try? temporarySQLiteCache() {
         registerClientBenchmarks(
             "Default pipeline, SQLite cache",
-            SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: sqlite),
+            SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: sqlite.cache),
             input: input,
             awaitedConfiguration: .perDurableAppend
         )
