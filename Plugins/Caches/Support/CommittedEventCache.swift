@@ -35,9 +35,8 @@ package protocol CommittedEventStore: SendableMetatype {
 /// The frame both durable caches share: the store behind a lock, its file work (appends,
 /// reads, removals) on one serial queue of the cache's own, off Swift's cooperative pool,
 /// appends from concurrent callers committed together (``GroupCommitter``), every failure
-/// reported as an
-/// ``EventCacheError`` naming the cache and its file, and events that cannot be read back
-/// logged once per read instead of failing the read.
+/// reported as an ``EventCacheError`` naming the cache and its file, and events that cannot
+/// be read back logged once per read instead of failing the read.
 ///
 /// Why one frame: the durability and error-reporting rules of a cache live in these few
 /// lines; the SQLite and the JSON-lines cache differ only in their store.
