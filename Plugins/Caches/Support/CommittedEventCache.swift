@@ -70,12 +70,8 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         let ioQueue = DispatchQueue(label: "TelemetryKit.\(name)")
         self.ioQueue = ioQueue
         committer = GroupCommitter(queue: ioQueue) { records in
-            try locked.withLock { store in
-                do {
-                    store.evicted += try store.append(records, limit: limit)
-                } catch {
-                    throw EventCacheError("Cannot append to the \(name): \(error)", path: path)
-                }
+            try Self.perform("append to", on: locked, name: name, path: path) { store in
+                store.evicted += try store.append(records, limit: limit)
             }
         }
     }
@@ -117,6 +113,17 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// Runs `body` on the store under the lock; a failure becomes an ``EventCacheError``
     /// saying what could not be done (`"Cannot <action> the <name>: …"`) and naming the file.
     package func perform<Result>(_ action: String, _ body: (inout Store) throws -> Result) throws -> Result {
+        try Self.perform(action, on: store, name: name, path: path, body)
+    }
+
+    /// ``perform(_:_:)`` for the committer, which is built in `init` before `self` exists.
+    private static func perform<Result>(
+        _ action: String,
+        on store: Locked<Store>,
+        name: String,
+        path: String,
+        _ body: (inout Store) throws -> Result
+    ) throws -> Result {
         do {
             return try store.withLock { try body(&$0) }
         } catch {
