@@ -34,7 +34,9 @@ public struct Event: Sendable, Identifiable {
     public var sessionID: String?
     public var receivedAt: Date
     public var floatValue: Double?
-    public var isTestMode: Bool
+    /// Whether the event is test data (sent as `isTestMode` on the wire). ``isTestMode`` is
+    /// the same flag in TelemetryDeck v3's spelling, a string.
+    public var isTestData: Bool
     /// Shared lower layer of the payload (context metadata).
     @usableFromInline var sharedPayload: [String: PayloadValue]
     /// The event's own entries; they win over `sharedPayload`.
@@ -93,7 +95,7 @@ public struct Event: Sendable, Identifiable {
         self.ownPayload = own
         self.payloadEdits = []
         self.floatValue = floatValue
-        self.isTestMode = isTestMode
+        self.isTestData = isTestMode
     }
 
     /// The payload as one dictionary. Reading a layered payload merges the layers (a copy);
@@ -298,6 +300,16 @@ public struct Event: Sendable, Identifiable {
     }
 }
 
+extension Event {
+    /// TelemetryDeck v3's spelling of ``isTestData``: `"true"` or `"false"`, as on the wire,
+    /// so v3 code such as `event.isTestMode == "true"` reads the same value. Setting any other
+    /// string than `"true"` clears the flag.
+    public var isTestMode: String {
+        get { isTestData ? "true" : "false" }
+        set { isTestData = newValue == "true" }
+    }
+}
+
 extension Event: Hashable {
     /// Events are equal when every field and the merged payloads are equal, however the
     /// payloads are layered.
@@ -305,7 +317,7 @@ extension Event: Hashable {
         guard
             lhs.id == rhs.id, lhs.appID == rhs.appID, lhs.type == rhs.type, lhs.clientUser == rhs.clientUser,
             lhs.sessionID == rhs.sessionID, lhs.receivedAt == rhs.receivedAt, lhs.floatValue == rhs.floatValue,
-            lhs.isTestMode == rhs.isTestMode
+            lhs.isTestData == rhs.isTestData
         else { return false }
         if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty && lhs.payloadEdits.isEmpty
             && rhs.payloadEdits.isEmpty
@@ -324,7 +336,7 @@ extension Event: Hashable {
         hasher.combine(receivedAt)
         hasher.combine(payload)
         hasher.combine(floatValue)
-        hasher.combine(isTestMode)
+        hasher.combine(isTestData)
     }
 }
 
@@ -356,7 +368,7 @@ extension Event: Codable {
         payloadEdits = []
         ownPayload = try container.decodeIfPresent([String: PayloadValue].self, forKey: .payload) ?? [:]
         floatValue = try container.decodeIfPresent(Double.self, forKey: .floatValue)
-        isTestMode = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) ?? false
+        isTestData = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -371,7 +383,7 @@ extension Event: Codable {
         if let floatValue, floatValue.isFinite {
             try container.encode(floatValue, forKey: .floatValue)
         }
-        try container.encode(isTestMode, forKey: .isTestMode)
+        try container.encode(isTestData, forKey: .isTestMode)
     }
 }
 

@@ -26,6 +26,9 @@ public struct EventContext: Sendable {
         case value(String, PayloadValue)
         case values([String: PayloadValue])
         case removal(String)
+        /// The value of the `.value` before it as given, when that is not a payload-native
+        /// type; read by `metadata` only, never by the finalizer.
+        case original(String, any ParameterValue)
     }
 
     @usableFromInline
@@ -44,6 +47,9 @@ public struct EventContext: Sendable {
     @inlinable
     public mutating func addParameter(_ key: String, value: some ParameterValue) {
         fragments.append(.value(key, value.payloadValue))
+        if !EventParameters.isPayloadNative(type(of: value)) {
+            fragments.append(.original(key, value))
+        }
     }
 
     /// Adds (or replaces) one metadata parameter under a key spelled as a `String` enum case.
@@ -51,6 +57,9 @@ public struct EventContext: Sendable {
     public mutating func addParameter<Key: RawRepresentable>(_ key: Key, value: any ParameterValue)
     where Key.RawValue == String {
         fragments.append(.value(key.rawValue, value.payloadValue))
+        if !EventParameters.isPayloadNative(type(of: value)) {
+            fragments.append(.original(key.rawValue, value))
+        }
     }
 
     /// Adds (or replaces) several string parameters at once (v3's `[String: String]` form).
@@ -65,6 +74,9 @@ public struct EventContext: Sendable {
     public mutating func addParameters(_ parameters: EventParameters) {
         guard !parameters.isEmpty else { return }
         fragments.append(.values(parameters.values))
+        for (key, value) in parameters.originals {
+            fragments.append(.original(key, value))
+        }
     }
 
     /// Adds (or replaces) several metadata parameters at once.
@@ -81,10 +93,14 @@ public struct EventContext: Sendable {
         fragments.append(.removal(key))
     }
 
-    /// The metadata accumulated so far (later additions win).
-    public var metadata: [String: PayloadValue] {
-        var result = [String: PayloadValue]()
-        apply(to: &result)
+    /// The metadata accumulated so far (later additions win), read as v3 reads it:
+    /// `context.metadata["TelemetryDeck.Device.platform"] as? String`.
+    public var metadata: EventParameters {
+        var result = EventParameters()
+        apply(to: &result.values)
+        for case .original(let key, let value) in fragments {
+            result.originals[key] = value
+        }
         return result
     }
 
@@ -95,7 +111,7 @@ public struct EventContext: Sendable {
             switch fragment {
             case .value: total += 1
             case .values(let values): total += values.count
-            case .removal: break
+            case .removal, .original: break
             }
         }
         return total
@@ -129,6 +145,7 @@ public struct EventContext: Sendable {
             case .values(let values):
                 for (key, value) in values { payload[key] = value }
             case .removal(let key): payload.removeValue(forKey: key)
+            case .original: continue
             }
         }
     }

@@ -98,4 +98,28 @@ public final class InMemoryEventCache: EventCaching {
     public func evictedCount() async -> Int {
         state.withLock { $0.evicted }
     }
+
+    // MARK: TelemetryDeck v3's cache calls
+
+    /// Appends one event (TelemetryDeck v3's `add(_:)`), so a v3 test that fills a cache by
+    /// hand compiles unchanged.
+    public func add(_ event: Event) async {
+        appendNow([event])
+    }
+
+    /// Appends events in order (TelemetryDeck v3's `add(_:)`).
+    public func add(_ events: [Event]) async {
+        appendNow(events)
+    }
+
+    /// Removes and returns every queued event, oldest first (TelemetryDeck v3's `pop()`): what
+    /// a v3 test reads to see what was sent. A client's dispatcher no longer delivers them.
+    public func pop() async -> [Event] {
+        state.withLock { state in
+            let events = Array(state.storage[state.head...])
+            state.storage.removeAll(keepingCapacity: true)
+            state.head = 0
+            return events
+        }
+    }
 }

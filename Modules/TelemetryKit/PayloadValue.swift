@@ -35,6 +35,18 @@ public enum PayloadValue: Sendable, Hashable {
         }
     }
 
+    /// The value as the Swift value it stands for: a `String`, an `Int`, a `Double` or a
+    /// `Bool`, so that `parameters["plan"] as? String` reads it as v3 code expects.
+    @inlinable
+    public var swiftValue: any ParameterValue {
+        switch self {
+        case .string(let value): return value
+        case .int(let value): return Int(truncatingIfNeeded: value)
+        case .double(let value): return value
+        case .bool(let value): return value
+        }
+    }
+
     /// `true` for `.double` values that JSON cannot represent.
     public var isNonFiniteNumber: Bool {
         if case .double(let value) = self { return !value.isFinite }

@@ -189,6 +189,11 @@ public final class TelemetryClient: Sendable {
             return running
         }
         guard wasRunning else { return }
+        // Events the processors have yet to emit (a `Session.started` a moment ago) are
+        // sent before the intake closes, not dropped by it.
+        for case let settling as any IdleAwaitable in processors {
+            await settling.waitUntilIdle()
+        }
         await intake.barrier()
         intake.close()
         for dispatcher in dispatchers {

@@ -49,7 +49,7 @@ extension Collector {
             }.joined(separator: " ")
             rows += """
                 <tr><td>\(ISO8601.string(from: event.receivedAt))</td><td><b>\(Self.escapeHTML(event.type))</b>\
-                \(event.isTestMode ? " <i>test</i>" : "")</td><td>\(Self.escapeHTML(event.appID))</td>\
+                \(event.isTestData ? " <i>test</i>" : "")</td><td>\(Self.escapeHTML(event.appID))</td>\
                 <td><code>\(Self.escapeHTML(String(event.clientUser.prefix(12))))</code></td>\
                 <td>\(event.floatValue.map { String($0) } ?? "")</td><td>\(parameters)</td></tr>
 

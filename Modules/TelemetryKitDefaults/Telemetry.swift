@@ -20,9 +20,10 @@ public import Foundation
 /// ``preInitializeBufferLimit`` (beyond that the oldest are dropped and counted in
 /// ``droppedBeforeInitializeCount``), and delivered in order, with their original
 /// timestamps, once `initialize` finishes: after the SDK's own first events
-/// (`TelemetryDeck.Acquisition.newInstallDetected`, `TelemetryDeck.Session.started`).
-/// An awaited `event` sent then returns as soon as the event is buffered, so an app can await
-/// events and initialize later on the same task.
+/// (`TelemetryDeck.Acquisition.newInstallDetected`, `TelemetryDeck.Session.started`);
+/// `initialize` returns once they are all cached. An awaited `event` sent before returns as
+/// soon as the event is buffered, so an app can await events and initialize later on the
+/// same task.
 ///
 /// `event` exists synchronously and asynchronously, as in v3. In asynchronous code Swift
 /// picks the `async` one, which returns once the event is in the cache; `signal` is the
@@ -150,6 +151,9 @@ public enum Telemetry {
         if dropped > 0 {
             logger.log(.warning, "\(dropped) event(s) sent before initialize were dropped: the buffer was full")
         }
+        // As in v3, `initialize` returns with the SDK's first events and the replayed ones in
+        // the cache: a test that initializes and then reads the cache finds them.
+        await client.waitUntilProcessed()
     }
 
     /// Stops the SDK: processors stop, queued events are sent (with a deadline), and a
@@ -320,9 +324,17 @@ public enum Telemetry {
 
     /// Starts a new session and returns its id; nil before `initialize` or without a
     /// session processor.
+    ///
+    /// When it returns, the new session's `TelemetryDeck.Session.started` is in the cache.
     @discardableResult
     public static func newSession() async -> UUID? {
-        await client?.processor(conformingTo: (any SessionManaging).self)?.startNewSession()
+        guard let client, let sessions = client.processor(conformingTo: (any SessionManaging).self) else { return nil }
+        let id = await sessions.startNewSession()
+        if let settling = sessions as? any IdleAwaitable {
+            await settling.waitUntilIdle()
+        }
+        await client.waitUntilProcessed()
+        return id
     }
 
     /// Whether events are marked as test data (the test-mode processor's decision; false

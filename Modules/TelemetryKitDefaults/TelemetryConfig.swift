@@ -104,13 +104,25 @@ extension Telemetry {
 /// }
 /// ```
 public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertible, CustomStringConvertible, Sendable {
+    /// What went wrong. The raw values continue TelemetryDeck v3's (`invalidConfiguration`
+    /// is 1001 there too), so code that logs or compares `errorCode` keeps working.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// A required setting is blank or malformed.
-        case invalidConfiguration = 1
+        case invalidConfiguration = 1001
         /// The ingest endpoint cannot be used (scheme, host, insecure HTTP).
-        case invalidEndpoint = 2
+        case invalidEndpoint = 1002
         /// The durable cache or the processor storage could not be opened.
-        case unusableDataDirectory = 3
+        case unusableDataDirectory = 1003
+
+        /// Matches a thrown ``TelemetryError`` with this code, as v3's `Code ~=` does:
+        ///
+        /// ```swift
+        /// do { try await Telemetry.initialize(appID: "", namespace: "app") }
+        /// catch TelemetryError.Code.invalidConfiguration { … }
+        /// ```
+        public static func ~= <E: Error>(match: Code, error: E) -> Bool {
+            (error as? TelemetryError)?.code == match
+        }
     }
 
     public let code: Code

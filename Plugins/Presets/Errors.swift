@@ -54,10 +54,12 @@ public struct AnyIdentifiableError: LocalizedError, IdentifiableError {
         self.init(id: "\(typeName).\(caseName)", error: error)
     }
 
-    /// The wrapped error's description: its `LocalizedError.errorDescription` where it has
-    /// one, else `String(describing:)` (which a `CustomStringConvertible` error controls).
+    /// The wrapped error's `localizedDescription`, as in TelemetryDeck v3: a `LocalizedError`'s
+    /// `errorDescription` first, an `NSError`'s localized description (`"Test error"`, not
+    /// the `Error Domain=… UserInfo=…` dump, which can carry paths and URLs and would split
+    /// one error into many groups on the dashboard), else Foundation's generic sentence.
     public var errorDescription: String? {
-        (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+        error.localizedDescription
     }
 }
 

@@ -59,7 +59,7 @@ import Testing
             let received = collector.events
             #expect(
                 received.map(\.type) == [
-                    "TelemetryDeck.Session.started", "TelemetryDeck.Acquisition.newInstallDetected",
+                    "TelemetryDeck.Acquisition.newInstallDetected", "TelemetryDeck.Session.started",
                     "Screen.shown", "Checkout.completed",
                 ]
             )

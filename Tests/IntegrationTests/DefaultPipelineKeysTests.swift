@@ -33,7 +33,6 @@ struct DefaultPipelineKeysTests {
         ("TelemetryDeck.Retention.distinctDaysUsedLastMonth", .int),
         ("TelemetryDeck.Retention.averageSessionSeconds", .int),
         ("TelemetryDeck.Acquisition.firstSessionDate", .string),
-        ("TelemetryDeck.Acquisition.isNewInstall", .bool),
         ("TelemetryDeck.Device.platform", .string),
         ("TelemetryDeck.Device.operatingSystem", .string),
         ("TelemetryDeck.Device.systemVersion", .string),
@@ -78,13 +77,20 @@ struct DefaultPipelineKeysTests {
         }
         #expect(event.payload["screen"] == .string("home"))
         #expect(event.payload["TelemetryDeck.Device.platform"] == .string("Linux"))
+        // As in v3: `isNewInstall` only on the install's first event, absent from the others.
+        let types = harness.spy.deliveredEvents.map(\.type)
+        #expect(
+            types == ["TelemetryDeck.Acquisition.newInstallDetected", "TelemetryDeck.Session.started", "Screen.shown"]
+        )
+        #expect(
+            harness.spy.deliveredEvents.map { $0.payload["TelemetryDeck.Acquisition.isNewInstall"] } == [
+                .bool(true), nil, nil,
+            ]
+        )
         #expect(event.payload["TelemetryDeck.AppInfo.versionAndBuildNumber"] == .string("2.1.0 (build 42)"))
         #expect(event.payload["TelemetryDeck.SDK.nameAndVersion"] == .string("TelemetryKit \(SDKInfo.version)"))
         #expect(event.sessionID != nil)
         #expect(event.clientUser.count == 64)
-        let types = harness.spy.deliveredEvents.map(\.type)
-        #expect(types.contains("TelemetryDeck.Session.started"))
-        #expect(types.contains("TelemetryDeck.Acquisition.newInstallDetected"))
         #expect(harness.logger.warnings.isEmpty, "unexpected warnings: \(harness.logger.warnings)")
     }
 }

@@ -245,7 +245,7 @@ import Foundation
                 ]
             )
             #expect(event.floatValue == 0.01)
-            #expect(event.isTestMode)
+            #expect(event.isTestMode == "true")
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TelemetryKit
 import TelemetryKitComposable
 import TelemetryKitTesting
@@ -6,9 +7,9 @@ import Testing
 /// `AnalyticsClient.telemetry(_:)`: the spec's button-tap example end to end, and the mapping
 /// of each kind of analytics into the pipeline.
 struct TelemetryAnalyticsClientTests {
-    private struct ExportError: Error, CustomStringConvertible {
+    private struct ExportError: LocalizedError {
         var format: String
-        var description: String { "cannot export as \(format)" }
+        var errorDescription: String? { "cannot export as \(format)" }
     }
 
     @Test func buttonTapReachesTheTransmitter() async {

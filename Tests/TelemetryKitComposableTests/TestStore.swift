@@ -1,3 +1,4 @@
+import Foundation
 import TelemetryKit
 import TelemetryKitComposable
 
@@ -42,9 +43,9 @@ struct ButtonFeature: TestReducer {
         case signedIn(userID: String, plan: String)
     }
 
-    struct DownloadError: Error, Equatable, CustomStringConvertible {
+    struct DownloadError: LocalizedError, Equatable {
         var status: Int
-        var description: String { "download failed with status \(status)" }
+        var errorDescription: String? { "download failed with status \(status)" }
     }
 
     /// All of the feature's analytics, away from the feature code.

@@ -153,10 +153,10 @@ struct LifecycleEventSourceTests {
         var reports = rig.reports.makeAsyncIterator()
         let report = try #require(await reports.next())
 
-        #expect(report.successCount == 3)  // Session.started, newInstallDetected, Checkout.completed
+        #expect(report.successCount == 3)  // newInstallDetected, Session.started, Checkout.completed
         #expect(
             rig.spy.deliveredEvents.map(\.type) == [
-                SessionKeys.sessionStartedEvent, SessionKeys.newInstallDetectedEvent, "Checkout.completed",
+                SessionKeys.newInstallDetectedEvent, SessionKeys.sessionStartedEvent, "Checkout.completed",
             ]
         )
         // The storage was flushed before the send, holding the session as long as it lasted.

@@ -102,12 +102,12 @@ struct TelemetryDeckEventImportTests {
             first.payload == ["screen": .string("home"), "count": .int(3), "ratio": .double(0.5), "flag": .bool(true)]
         )
         #expect(first.floatValue == 1.5)
-        #expect(first.isTestMode == true)
+        #expect(first.isTestMode == "true")
         let second = try #require(cached.last)
         #expect(second.sessionID == nil)
         #expect(second.payload.isEmpty)
         #expect(second.floatValue == nil)
-        #expect(second.isTestMode == false)
+        #expect(second.isTestMode == "false")
         #expect(Set(cached.map(\.id)).count == 2)
         #expect(harness.logger.warnings.isEmpty)
     }
@@ -130,7 +130,7 @@ struct TelemetryDeckEventImportTests {
                 try Self.date("2023-12-31T23:59:58Z"),
             ]
         )
-        #expect(cached.map(\.isTestMode) == [false, true, true, false])
+        #expect(cached.map(\.isTestData) == [false, true, true, false])
         #expect(cached[1].payload.isEmpty)
         #expect(cached[1].sessionID == nil)
         #expect(harness.logger.warnings.isEmpty)

@@ -61,7 +61,7 @@ struct TelemetryDeckImporterTests {
         #expect(events.map(\.type) == [SessionKeys.sessionStartedEvent, "App.opened"])
         let opened = try #require(events.last)
         #expect(opened.clientUser == EventFinalizer(appID: "TEST-APP", salt: "pepper").clientUser(for: "legacy-user"))
-        #expect(opened.payload[SessionKeys.isNewInstall] == .bool(false))
+        #expect(opened.payload[SessionKeys.isNewInstall] == nil)
         #expect(opened.payload[SessionKeys.totalSessionsCount] == .int(8))
         #expect(opened.payload[SessionKeys.previousSessionSeconds] == .int(60))
         #expect(opened.payload[SessionKeys.averageSessionSeconds] == .int(90))
@@ -133,7 +133,7 @@ struct TelemetryDeckImporterTests {
         await harness.client.flush()
         #expect(
             harness.spy.deliveredEvents.map(\.type) == [
-                SessionKeys.sessionStartedEvent, SessionKeys.newInstallDetectedEvent,
+                SessionKeys.newInstallDetectedEvent, SessionKeys.sessionStartedEvent,
             ]
         )
         await harness.client.shutdown()

@@ -111,7 +111,7 @@ struct ServiceEvent: Decodable, Equatable {
             receivedAt: Date(timeIntervalSince1970: event.receivedAt.timeIntervalSince1970.rounded(.down)),
             payload: payload,
             floatValue: event.floatValue.flatMap { $0.isFinite ? $0 : nil },
-            isTestMode: event.isTestMode ? "true" : "false"
+            isTestMode: event.isTestMode
         )
     }
 }

@@ -73,13 +73,18 @@ struct PresetTests {
         )
     }
 
-    private enum ImportError: Error, CustomStringConvertible {
+    private enum ImportError: LocalizedError {
         case badLine(Int)
-        var description: String {
+        var errorDescription: String? {
             switch self {
             case .badLine(let line): return "bad line \(line)"
             }
         }
+    }
+
+    /// Describes itself only through `CustomStringConvertible`, which v3's message ignores.
+    private struct DescribedOnlyError: Error, CustomStringConvertible {
+        var description: String { "secret path /Users/me/file.txt" }
     }
 
     private struct QuotaError: IdentifiableError {
@@ -104,6 +109,22 @@ struct PresetTests {
         #expect(explicit.parameters.values["TelemetryDeck.Error.id"] == .string("Quota.exceeded"))
         #expect(explicit.parameters.values["TelemetryDeck.Error.message"] == .string("over the limit"))
         #expect(explicit.parameters.values["TelemetryDeck.Error.category"] == .string("app-state"))
+    }
+
+    /// The message is the error's `localizedDescription`, as in v3: an `NSError`'s localized
+    /// description, not the `Error Domain=… UserInfo=…` dump; never `String(describing:)`.
+    @Test func errorMessagesAreTheLocalizedDescription() throws {
+        let nsError = NSError(domain: "test", code: 42, userInfo: [NSLocalizedDescriptionKey: "Test error"])
+        let wrapped = AnyIdentifiableError(id: "Test.failed", error: nsError)
+        #expect(wrapped.errorDescription == "Test error")
+        #expect(wrapped.localizedDescription == "Test error")
+        let event = EventInput.errorOccurred(identifiableError: wrapped)
+        #expect(event.parameters["TelemetryDeck.Error.message"] as? String == "Test error")
+
+        let described = EventInput.errorOccurred(identifiableError: DescribedOnlyError().with(id: "Described"))
+        let message = try #require(described.parameters["TelemetryDeck.Error.message"] as? String)
+        #expect(message == DescribedOnlyError().localizedDescription)
+        #expect(!message.contains("/Users/me"))
     }
 
     /// Every stateless preset: its v3 name and its own keys.

@@ -21,8 +21,8 @@ struct ClientIntegrationTests {
         client.event("App.opened")
         await client.flush()
         let opening = harness.spy.deliveredEvents
-        #expect(opening.map(\.type) == [Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, "App.opened"])
-        #expect(opening.map { $0.bool(Keys.isNewInstall) } == [true, false, false])
+        #expect(opening.map(\.type) == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "App.opened"])
+        #expect(opening.map { $0.bool(Keys.isNewInstall) } == [true, nil, nil])
         let firstSession = try #require(opening.first?.sessionID)
         #expect(opening.allSatisfy { $0.sessionID == firstSession })
         #expect(opening.allSatisfy { $0.int(Keys.totalSessionsCount) == 1 })
@@ -62,7 +62,7 @@ struct ClientIntegrationTests {
         #expect(next.last?.int(Keys.totalSessionsCount) == 3)
         #expect(next.last?.int(Keys.previousSessionSeconds) == 20)
         #expect(next.last?.int(Keys.averageSessionSeconds) == 35)
-        #expect(next.last?.bool(Keys.isNewInstall) == false)
+        #expect(next.last?.bool(Keys.isNewInstall) == nil)
         await nextLaunch.client.shutdown()
     }
 
@@ -77,7 +77,7 @@ struct ClientIntegrationTests {
         let events = harness.spy.deliveredEvents
         #expect(
             events.map(\.type) == [
-                Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "After.newSession",
+                Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, Keys.sessionStartedEvent, "After.newSession",
             ]
         )
         #expect(processor.activeSessionID != firstSession)

@@ -38,7 +38,7 @@ struct ImportedHistoryTests {
         let launch = await install.launch()
         #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent])  // no newInstallDetected
         let event = try await launch.event()
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
         #expect(event.int(Keys.totalSessionsCount) == 8)
         #expect(event.int(Keys.previousSessionSeconds) == 60)
         #expect(event.int(Keys.averageSessionSeconds) == 90)
@@ -96,7 +96,7 @@ struct ImportedHistoryTests {
         let launch = await install.launch()
         #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent])
         let event = try await launch.event()
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
         #expect(event.int(Keys.totalSessionsCount) == 1)
         #expect(event.string(Keys.firstSessionDate) == "2024-01-01")
     }

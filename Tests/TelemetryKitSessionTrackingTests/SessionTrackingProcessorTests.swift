@@ -15,7 +15,7 @@ struct SessionLifecycleTests {
         let install = SimulatedInstall()
         let launch = await install.launch()
 
-        #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent, Keys.newInstallDetectedEvent])
+        #expect(launch.emitter.sentNames == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
         #expect(launch.emitter.sent.allSatisfy { $0.skipsReservedPrefixValidation })
         #expect(launch.emitter.sent.allSatisfy { $0.timestamp == install.clock.now })
 
@@ -30,7 +30,7 @@ struct SessionLifecycleTests {
         #expect(first.bool(Keys.isNewInstall) == true)
 
         let second = try await launch.event()
-        #expect(second.bool(Keys.isNewInstall) == false)
+        #expect(second.bool(Keys.isNewInstall) == nil)
         #expect(second.sessionID == first.sessionID)
         #expect(install.logger.warnings.isEmpty)
     }
@@ -44,7 +44,7 @@ struct SessionLifecycleTests {
         #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent])
 
         let event = try await launch.event()
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
         #expect(event.int(Keys.totalSessionsCount) == 2)
         #expect(event.int(Keys.previousSessionSeconds) == 100)
         #expect(event.int(Keys.averageSessionSeconds) == 100)
@@ -73,7 +73,7 @@ struct SessionLifecycleTests {
             #expect(event.sessionID == launch.processor.activeSessionID.uuidString)
             #expect(
                 launch.emitter.sentNames == [
-                    Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent,
+                    Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, Keys.sessionStartedEvent,
                 ]
             )
             #expect(launch.emitter.sent.last?.timestamp == install.clock.now)
@@ -84,7 +84,7 @@ struct SessionLifecycleTests {
         } else {
             #expect(launch.processor.activeSessionID == firstSession)
             #expect(event.sessionID == firstSession.uuidString)
-            #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent, Keys.newInstallDetectedEvent])
+            #expect(launch.emitter.sentNames == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
             #expect(event.int(Keys.totalSessionsCount) == 1)
             #expect(event.int(Keys.averageSessionSeconds) == -1)
         }
@@ -145,7 +145,7 @@ struct SessionLifecycleTests {
         #expect(launch.processor.activeSessionID != firstSession)
         #expect(
             launch.emitter.sentNames == [
-                Keys.sessionStartedEvent, Keys.newInstallDetectedEvent, Keys.sessionStartedEvent,
+                Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, Keys.sessionStartedEvent,
             ]
         )
         let event = try await launch.event()
@@ -153,7 +153,7 @@ struct SessionLifecycleTests {
         #expect(event.int(Keys.totalSessionsCount) == 2)
         #expect(event.int(Keys.previousSessionSeconds) == 5)
         // The first session of the install ended before any event: no event is marked as the new install.
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
     }
 
     @Test func foregroundWithoutBackgroundKeepsTheSession() async throws {
@@ -241,7 +241,7 @@ struct RetentionTests {
         #expect(event.int(Keys.averageSessionSeconds) == 110)
         #expect(event.int(Keys.previousSessionSeconds) == 120)
         #expect(event.int(Keys.distinctDaysUsed) == 1)
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
     }
 
     @Test func averageIsRoundedToWholeSeconds() async throws {
@@ -425,7 +425,7 @@ struct RetentionTests {
         let event = try await launch.event()
         #expect(event.int(Keys.totalSessionsCount) == 1)
         #expect(event.int(Keys.averageSessionSeconds) == -1)
-        #expect(event.bool(Keys.isNewInstall) == false)
+        #expect(event.bool(Keys.isNewInstall) == nil)
         #expect(event.string(Keys.firstSessionDate) == "2024-01-01")
 
         // The garbage was replaced by a readable history.

@@ -147,7 +147,7 @@ struct FinalizerTests {
             context: EventContext(sessionID: session, isTestMode: true)
         )
         #expect(event.sessionID == session.uuidString)
-        #expect(event.isTestMode)
+        #expect(event.isTestData)
         #expect(event.floatValue == 2.5)
         #expect(abs(event.receivedAt.timeIntervalSince1970 - 1_718_460_000.123) < 0.000_5)
         #expect(event.receivedAt.timeIntervalSince1970 != 1_718_460_000)

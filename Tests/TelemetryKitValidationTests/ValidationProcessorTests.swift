@@ -58,6 +58,11 @@ struct ValidationProcessorTests {
     @Test(arguments: [
         "type", "appID", "clientUser", "sessionID", "receivedAt", "payload", "floatValue", "isTestMode", "id",
         "Type", "APPID", "ID", "clientuser",
+        // TelemetryDeck v3's legacy keys.
+        "newSessionBegan", "platform", "systemVersion", "majorSystemVersion", "majorMinorSystemVersion",
+        "appVersion", "buildNumber", "isSimulator", "isDebug", "isTestFlight", "isAppStore", "modelName",
+        "architecture", "operatingSystem", "targetEnvironment", "locale", "region", "appLanguage",
+        "preferredLanguage", "telemetryClientVersion", "extensionIdentifier", "PLATFORM", "appversion",
     ])
     func warnsAboutReservedParameterNamesAndKeepsThem(key: String) async throws {
         let (pipeline, logger) = await makeValidation()
@@ -66,7 +71,10 @@ struct ValidationProcessorTests {
 
         #expect(event.payload == [key: .string("value")])
         #expect(
-            logger.warnings == ["parameter '\(key)' is a reserved name; it collides with the event field of that name"]
+            logger.warnings == [
+                "parameter '\(key)' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
+            ]
         )
     }
 
@@ -104,7 +112,7 @@ struct ValidationProcessorTests {
         #expect(logger.warnings.filter { $0.contains("'TelemetryDeck.b'") }.count == 1)
     }
 
-    @Test func exemptsSDKInternalEvents() async throws {
+    @Test func sdkInternalEventsSkipOnlyTheNamespaceCheck() async throws {
         let (pipeline, logger) = await makeValidation()
 
         let event = try await pipeline.process(
@@ -117,7 +125,31 @@ struct ValidationProcessorTests {
 
         #expect(event.type == "TelemetryDeck.Session.started")
         #expect(event.payload.count == 2)
-        #expect(logger.entries.isEmpty)
+        // The namespace is theirs; the list of reserved names applies to them too (as in v3).
+        #expect(
+            logger.warnings == [
+                "parameter 'type' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
+            ]
+        )
+    }
+
+    @Test(arguments: ["platform", "appVersion", "Type", "locale"])
+    func warnsOnceAboutAReservedEventNameAndKeepsTheEvent(name: String) async throws {
+        let (pipeline, logger) = await makeValidation()
+
+        let first = try await pipeline.process(EventInput(name, parameters: ["screen": "home"]))
+        _ = try await pipeline.process(EventInput(name))
+
+        #expect(first.type == name)
+        #expect(first.payload == ["screen": .string("home")])
+        #expect(
+            logger.warnings == [
+                "event name '\(name)' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
+            ]
+        )
+        #expect(logger.entries.map(\.level) == [.error])
     }
 
     @Test func stopsReportingAfterTheLimitWithOneNotice() async throws {
@@ -147,7 +179,8 @@ struct ValidationClientTests {
         #expect(harness.spy.deliveredEvents.map { $0.payload["type"] } == [.string("a"), .string("b")])
         #expect(
             harness.logger.warnings.filter { $0.hasPrefix("parameter 'type'") } == [
-                "parameter 'type' is a reserved name; it collides with the event field of that name"
+                "parameter 'type' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
             ]
         )
     }

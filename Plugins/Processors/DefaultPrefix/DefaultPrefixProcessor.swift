@@ -60,10 +60,10 @@ public struct DefaultPrefixProcessor: SynchronousEventProcessor {
         var prefixed = [String: PayloadValue](minimumCapacity: parameters.count)
         // Two passes instead of a side list: the keys kept as they are go in first, so that
         // the renamed ones can tell a collision without a per-event allocation.
-        for (key, value) in parameters where !needsPrefix(key, prefix) {
+        for (key, value) in parameters.values where !needsPrefix(key, prefix) {
             prefixed[key] = value
         }
-        for (key, value) in parameters where needsPrefix(key, prefix) {
+        for (key, value) in parameters.values where needsPrefix(key, prefix) {
             let newKey = prefix + key
             if prefixed[newKey] == nil {
                 prefixed[newKey] = value

@@ -108,7 +108,9 @@ struct SessionHistory: Codable, Sendable, Equatable {
         }
     }
 
-    /// The retention parameters for events of the current session, with `isNewInstall` false.
+    /// The retention parameters for events of the current session. `isNewInstall` is not among
+    /// them: as in TelemetryDeck v3 it is sent (as `true`) on the first event of a fresh
+    /// install only, and left out everywhere else.
     func retentionParameters(today: Int) -> [String: PayloadValue] {
         typealias Keys = SessionTrackingProcessor.Keys
         let total = totalSessionsCount
@@ -120,7 +122,6 @@ struct SessionHistory: Codable, Sendable, Equatable {
             Keys.distinctDaysUsed: .int(Int64(prunedDayCount + days.count)),
             Keys.distinctDaysUsedLastMonth: .int(Int64(lastMonth)),
             Keys.firstSessionDate: .string(CalendarDays.dateString(forDay: firstSessionDay)),
-            Keys.isNewInstall: .bool(false),
         ]
         let finished = sessions.dropLast()
         if total >= 2, let previous = finished.last {

@@ -63,7 +63,7 @@ extension SessionTrackingProcessor {
     ///
     /// Call it before the client starts, on the storage the client will use: the next
     /// `start` then finds a history and treats the launch as a returning user's (no
-    /// `TelemetryDeck.Acquisition.newInstallDetected`, `isNewInstall` false), and the
+    /// `TelemetryDeck.Acquisition.newInstallDetected`, no `isNewInstall`), and the
     /// retention parameters count on from the imported sessions and days. An empty history
     /// still marks the install as known; pass one when another SDK's data shows the app was
     /// installed before.

@@ -12,9 +12,11 @@ public import Foundation
 ///   at least `sessionTimeout` in the background, and on `TelemetryClient.newSession()`.
 ///   Every event carries the current session's id in `context.sessionID`.
 /// - Each new session sends `TelemetryDeck.Session.started` (unless turned off); the first
-///   launch of a fresh install also sends `TelemetryDeck.Acquisition.newInstallDetected`.
-/// - Every event gets the seven retention parameters of ``Keys`` (session count, distinct
-///   days, average and previous session length, first session date, new-install flag).
+///   launch of a fresh install sends `TelemetryDeck.Acquisition.newInstallDetected` before it.
+/// - Every event gets the retention parameters of ``Keys`` (session count, distinct days,
+///   average session length, first session date; the previous session's length once there
+///   is one). The first event of a fresh install alone also gets `isNewInstall` (`true`), as
+///   in TelemetryDeck v3; later events carry no such key.
 ///
 /// Lifecycle signals come from an `AppLifecycle`: the one given here, else the client's.
 /// Servers, command-line tools and tests send them by hand:
@@ -106,7 +108,12 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
             if state.environment == nil { state.sessionID = UUID() }
             return state.environment != nil
         }
-        if started { handle(.newSessionRequested) }
+        if started {
+            handle(.newSessionRequested)
+            // Returns once `Session.started` is queued in the client, so a caller that then
+            // waits for the client (the facade's `newSession()`) finds it cached.
+            await work.drain()
+        }
         return activeSessionID
     }
 
@@ -174,12 +181,13 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         }
 
         work.enqueue { await self.save() }
-        if sendSessionStartedEvent {
-            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
-            work.enqueue { await emitter.send(input) }
-        }
+        // v3's order: the install is announced before the session it starts.
         if isFreshInstall {
             let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
+            work.enqueue { await emitter.send(input) }
+        }
+        if sendSessionStartedEvent {
+            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
             work.enqueue { await emitter.send(input) }
         }
         await work.drain()

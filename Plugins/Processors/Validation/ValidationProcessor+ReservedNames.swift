@@ -1,16 +1,17 @@
 extension ValidationProcessor {
-    /// Parameter keys that collide with the fields of a finalized ``Event`` (compared
-    /// ignoring ASCII case, as backends often fold column names).
+    /// Names an event or a parameter key must not have (compared ignoring ASCII case, as
+    /// backends often fold column names): the fields of a finalized ``Event``, which a payload
+    /// key would shadow, and TelemetryDeck's legacy payload keys (`platform`, `appVersion`, …),
+    /// which its dashboards still read as the SDK's own. The list is TelemetryDeck v3's, plus
+    /// the event fields v3 does not name (`receivedAt`, `payload`, `isTestMode`, `id`).
     public static let reservedParameterNames: [String] = [
-        "type",
-        "appID",
-        "clientUser",
-        "sessionID",
-        "receivedAt",
-        "payload",
-        "floatValue",
-        "isTestMode",
-        "id",
+        // The fields of an event.
+        "type", "appID", "clientUser", "sessionID", "receivedAt", "payload", "floatValue", "isTestMode", "id",
+        // TelemetryDeck's legacy keys (v1/v2 SDKs sent these unprefixed).
+        "newSessionBegan", "platform", "systemVersion", "majorSystemVersion", "majorMinorSystemVersion",
+        "appVersion", "buildNumber", "isSimulator", "isDebug", "isTestFlight", "isAppStore", "modelName",
+        "architecture", "operatingSystem", "targetEnvironment", "locale", "region", "appLanguage",
+        "preferredLanguage", "telemetryClientVersion", "extensionIdentifier",
     ]
 
     static let reservedNameMatcher = ReservedNameMatcher(names: reservedParameterNames)

@@ -2,15 +2,15 @@ public import TelemetryKit
 
 /// Warns when an app event uses names the SDK reserves; never changes or drops the event.
 ///
-/// It logs a warning (through the `Logging` given in `start`) when
+/// It logs at `.error`, as TelemetryDeck v3 does (through the `Logging` given in `start`), when
 /// - an event name or a parameter key is in the SDK's `TelemetryDeck.` namespace
 ///   (``SDKInfo/isReserved(_:)``): dashboards read those names as the SDK's own data;
-/// - a parameter key is one of ``reservedParameterNames`` (compared ignoring ASCII case),
-///   the fields of a finalized ``Event`` that a payload key would shadow in the backend.
+/// - an event name or a parameter key is one of ``reservedParameterNames`` (compared
+///   ignoring ASCII case): the fields of a finalized ``Event`` and TelemetryDeck's legacy keys.
 ///
 /// Each distinct offending name or key is reported once per processor, not on every event.
-/// SDK-internal events (`skipsReservedPrefixValidation`) are exempt. Run it after
-/// `DefaultPrefixProcessor` so that prefixed keys are what gets checked.
+/// SDK-internal events (`skipsReservedPrefixValidation`) skip the namespace check only. Run
+/// it after `DefaultPrefixProcessor` so that prefixed keys are what gets checked.
 ///
 /// Before `start` (e.g. in a bare `ProcessorPipeline`), warnings go to standard error.
 public struct ValidationProcessor: SynchronousEventProcessor {
@@ -29,21 +29,24 @@ public struct ValidationProcessor: SynchronousEventProcessor {
     }
 
     public func process(_ input: inout EventInput, context: inout EventContext) throws {
-        if !input.skipsReservedPrefixValidation {
-            validate(input)
-        }
+        validate(input)
     }
 
     /// Checks the name and every key; allocation-free unless something is reported.
+    /// `skipsReservedPrefixValidation` (the SDK's own events) skips the namespace check only,
+    /// never the list of reserved names, as in TelemetryDeck v3.
     private func validate(_ input: EventInput) {
-        if SDKInfo.isReserved(input.name) {
+        let checksPrefix = !input.skipsReservedPrefixValidation
+        if checksPrefix && SDKInfo.isReserved(input.name) {
             report(.eventNameInReservedNamespace, input.name, eventName: input.name)
+        } else if Self.reservedNameMatcher.matches(input.name) {
+            report(.reservedEventName, input.name, eventName: input.name)
         }
         for key in input.parameters.keys {
             // The SDK's own duration parameter rides on app-named events (the app's prefix
             // applies to them), so it is the one reserved key an app event may carry.
             if key == SDKInfo.durationInSecondsKey { continue }
-            if SDKInfo.isReserved(key) {
+            if checksPrefix && SDKInfo.isReserved(key) {
                 report(.parameterKeyInReservedNamespace, key, eventName: input.name)
             } else if Self.reservedNameMatcher.matches(key) {
                 report(.reservedParameterName, key, eventName: input.name)
@@ -75,6 +78,7 @@ extension ValidationProcessor {
     enum Problem: Hashable, Sendable {
         case eventNameInReservedNamespace
         case parameterKeyInReservedNamespace
+        case reservedEventName
         case reservedParameterName
 
         func message(for name: String) -> String {
@@ -85,8 +89,12 @@ extension ValidationProcessor {
             case .parameterKeyInReservedNamespace:
                 return "parameter '\(name)' uses the reserved '\(SDKInfo.reservedPrefix)' namespace; "
                     + "it may replace a value the SDK sends"
+            case .reservedEventName:
+                return "event name '\(name)' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
             case .reservedParameterName:
-                return "parameter '\(name)' is a reserved name; it collides with the event field of that name"
+                return "parameter '\(name)' is a reserved name; "
+                    + "it collides with an event field or a legacy TelemetryDeck key of that name"
             }
         }
     }

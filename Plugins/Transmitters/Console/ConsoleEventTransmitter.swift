@@ -53,7 +53,7 @@ public struct ConsoleEventTransmitter: EventTransmitting {
         if let floatValue = event.floatValue {
             parts.append("floatValue=\(floatValue)")
         }
-        if event.isTestMode {
+        if event.isTestData {
             parts.append("[test]")
         }
         var hidden = 0

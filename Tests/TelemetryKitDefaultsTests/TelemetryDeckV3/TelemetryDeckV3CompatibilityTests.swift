@@ -44,7 +44,7 @@ extension FacadeTests {
         let finished = try #require(events.first { $0.type == "Sync.finished" })
         #expect(finished.clientUser == SHA256Hex.digest("someone" + "pepper"))
         #expect(finished.floatValue == 2)
-        #expect(finished.isTestMode)
+        #expect(finished.isTestMode == "true")
         #expect(finished.payload["ok"] == .bool(true))
         #expect(finished.payload["App.plan"] == .string("pro"))
         #expect(finished.payload["App.theme"] == .string("dark"))
@@ -120,7 +120,7 @@ extension FacadeTests {
         await Telemetry.flush()
         #expect(
             spy.deliveredEvents.map(\.type) == [
-                "TelemetryDeck.Session.started", "TelemetryDeck.Acquisition.newInstallDetected", "Early.awaited",
+                "TelemetryDeck.Acquisition.newInstallDetected", "TelemetryDeck.Session.started", "Early.awaited",
                 "Screen.settings", "Early.signal",
             ]
         )
