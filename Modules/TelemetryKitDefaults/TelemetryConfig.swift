@@ -118,7 +118,7 @@ public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertibl
         ///
         /// ```swift
         /// do { try await Telemetry.initialize(appID: "", namespace: "app") }
-        /// catch TelemetryError.Code.invalidConfiguration { … }
+        /// catch let error where TelemetryError.Code.invalidConfiguration ~= error { … }
         /// ```
         public static func ~= <E: Error>(match: Code, error: E) -> Bool {
             (error as? TelemetryError)?.code == match
