@@ -151,12 +151,18 @@ targets += [
         dependencies: ["TelemetryKitFileStorageSupport", "TelemetryKitTesting"],
         path: "Tests/TelemetryKitFileStorageSupportTests"
     ),
+    // Writes numbered keys into a storage file; the multi-process storage tests run several.
+    .executableTarget(
+        name: "telemetrykit-storage-writer",
+        dependencies: ["TelemetryKit", "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage"],
+        path: "Tests/StorageWriter"
+    ),
     // One suite runs the shared tests for both file storages; each format has its own few tests.
     .testTarget(
         name: "TelemetryKitFileStorageTests",
         dependencies: [
             "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage", "TelemetryKitFileStorageSupport",
-            "TelemetryKitTesting",
+            "TelemetryKitTesting", "telemetrykit-storage-writer",
         ],
         path: "Tests/TelemetryKitFileStorageTests"
     ),

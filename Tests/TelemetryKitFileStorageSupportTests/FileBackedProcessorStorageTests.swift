@@ -165,8 +165,14 @@ struct FileBackedProcessorStorageTests {
         await storage.flush()
         #expect(permissionBits(of: nested) == 0o700)
         #expect(permissionBits(of: storage.fileURL) == 0o600)
-        // No temporary or probe files are left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path) == ["values.strings"])
+        // No temporary or probe files are left behind; the lock file that orders writers of
+        // several processes stays (empty, owner-only).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: nested.path).sorted() == [
+                "values.strings", "values.strings.lock",
+            ]
+        )
+        #expect(permissionBits(of: nested.appendingPathComponent("values.strings.lock")) == 0o600)
     }
 
     @Test func anUnreadableFileIsATypedError() throws {

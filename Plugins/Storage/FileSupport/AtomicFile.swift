@@ -95,6 +95,21 @@ enum AtomicFile {
         if rename(path, destination) != 0 { throw SystemCallError(operation: "rename", path: path, code: errno) }
     }
 
+    /// Runs `body` while holding an exclusive advisory lock (`flock`) on `lockPath`, created
+    /// with mode 0600 if needed, so that processes sharing a storage file (an app and its
+    /// extensions, several workers) read-merge-write it one at a time. The lock belongs to
+    /// this open file description: it also orders two storages on one file in one process,
+    /// and it is released when the process dies, so a killed writer never blocks the others.
+    static func withExclusiveLock<Result>(path lockPath: String, _ body: () throws -> Result) throws -> Result {
+        let fd = retryingOnInterrupt { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, fileMode) }
+        if fd < 0 { throw SystemCallError(operation: "open", path: lockPath, code: errno) }
+        defer { close(fd) }  // closing releases the lock
+        if retryingOnInterrupt({ flock(fd, LOCK_EX) }) != 0 {
+            throw SystemCallError(operation: "flock", path: lockPath, code: errno)
+        }
+        return try body()
+    }
+
     private static func temporaryName(for path: String, in directory: String) -> String {
         let fileName = path.split(separator: "/").last.map(String.init) ?? "storage"
         return directory + "/." + fileName + "." + UUID().uuidString + ".tmp"

@@ -19,6 +19,12 @@ public import Foundation
 ///   later, so a burst of sets costs one write. `flush()` writes at once.
 /// - Each write replaces the whole file atomically (temporary file in the same directory,
 ///   `fsync`, `rename`) with mode 0600, so a crash leaves the old or the new file, never a mix.
+/// - Several processes may share the file (an app and its extensions in an app group, server
+///   workers on one data directory). A write takes an exclusive lock (`<file>.lock`), reads
+///   the file as it is now, lays only the keys this storage changed over it and writes the
+///   result, so no process overwrites another's keys from a stale copy; the values read
+///   afterwards include what the others wrote. For one key set by two processes, the later
+///   write wins.
 /// - An unreadable file (garbage, truncated, foreign layout) is moved aside with a
 ///   `.corrupt` suffix, a warning is logged once, and the storage starts empty.
 ///
@@ -48,6 +54,7 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
     public let appID: String?
 
     private let filePath: String
+    private let lockPath: String
     private let directoryPath: String
     private let logger: any Logging
     private let clock: any TelemetryClock
@@ -56,6 +63,9 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
 
     private struct State {
         var values: [String: StoredValue]
+        /// The keys set or removed since their last write (nil: removed), with the generation
+        /// of their latest change: a write merges these, and only these, into the file.
+        var changes: [String: (value: StoredValue?, generation: UInt64)] = [:]
         /// Bumped by every change; compared with `persistedGeneration` to know what is unsaved.
         var generation: UInt64 = 0
         var persistedGeneration: UInt64 = 0
@@ -169,6 +179,7 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
         self.writeDelay = max(0, writeDelay)
         self.clock = clock
         filePath = fileURL.path
+        lockPath = fileURL.path + ".lock"
         directoryPath = fileURL.deletingLastPathComponent().path
 
         do {
@@ -256,6 +267,7 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
             guard state.values[key] != value else { return }
             state.values[key] = value
             state.generation &+= 1
+            state.changes[key] = (value, state.generation)
             if state.scheduled == nil {
                 let ticket = state.nextTicket
                 state.nextTicket &+= 1
@@ -306,18 +318,34 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
         await writer.writePendingChanges(of: self)
     }
 
-    /// Encodes and writes the current values if they changed since the last write.
-    /// Called only by `writer`, so writes never overlap.
+    /// Merges the changed keys into the file as it is on disk now and writes it, under the
+    /// cross-process lock; then adopts what other processes wrote. Called only by `writer`,
+    /// so writes of this storage never overlap.
     private func writePendingChangesNow() {
-        let snapshot = state.withLock { state -> (values: [String: StoredValue], generation: UInt64)? in
-            state.generation == state.persistedGeneration ? nil : (state.values, state.generation)
+        let snapshot = state.withLock {
+            state -> (changes: [String: StoredValue?], values: [String: StoredValue], generation: UInt64)? in
+            guard state.generation != state.persistedGeneration else { return nil }
+            return (state.changes.mapValues(\.value), state.values, state.generation)
         }
         guard let snapshot else { return }
         do {
-            let contents = try format.encode(snapshot.values)
-            try AtomicFile.replace(path: filePath, in: directoryPath, with: contents)
+            let merged = try AtomicFile.withExclusiveLock(path: lockPath) {
+                var merged = currentFileValues(orElse: snapshot.values)
+                for (key, value) in snapshot.changes {
+                    merged[key] = value
+                }
+                try AtomicFile.replace(path: filePath, in: directoryPath, with: try format.encode(merged))
+                return merged
+            }
             state.withLock { state in
-                state.persistedGeneration = snapshot.generation
+                state.persistedGeneration = max(state.persistedGeneration, snapshot.generation)
+                state.changes = state.changes.filter { $0.value.generation > snapshot.generation }
+                // Others' keys as written, with this storage's newer changes on top.
+                var values = merged
+                for (key, change) in state.changes {
+                    values[key] = change.value
+                }
+                state.values = values
                 state.diagnostics.writeCount += 1
             }
         } catch {
@@ -325,6 +353,29 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
             logger.error(
                 "Could not write storage file \(filePath): \(error). The changes stay in memory and are retried on the next write."
             )
+        }
+    }
+
+    /// The values in the file now (another process may have written it since it was read);
+    /// `fallback` when there is no readable file: none yet, or one damaged meanwhile, which is
+    /// moved aside with a warning as at creation.
+    private func currentFileValues(orElse fallback: [String: StoredValue]) -> [String: StoredValue] {
+        let contents: Data?
+        do {
+            contents = try AtomicFile.read(path: filePath)
+        } catch {
+            logger.warning(
+                "Could not read storage file \(filePath) before writing it (\(error.reason)); writing this process's values."
+            )
+            return fallback
+        }
+        guard let contents else { return fallback }
+        do {
+            return try format.decode(contents)
+        } catch {
+            state.withLock { $0.diagnostics.recoveredFromCorruptFile = true }
+            Self.moveCorruptFileAside(path: filePath, byteCount: contents.count, error: error, logger: logger)
+            return fallback
         }
     }
 
