@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Foundation  // app group containers
+#endif
 
 extension Telemetry {
     /// The id of the default destination (the ingest service).
@@ -58,6 +61,39 @@ extension Telemetry {
         }
     }
 
+    /// The directory the configuration names for the cache and the storage: `dataDirectory`,
+    /// else the app group's container, else nil (the platform's default directory).
+    ///
+    /// - Parameter appGroupContainer: the container of an app group, nil when there is none
+    ///   (tests pass their own; the system's is Foundation's on Apple platforms).
+    static func dataDirectory(
+        for configuration: Config,
+        appGroupContainer: (String) -> URL? = systemAppGroupContainer
+    ) throws(TelemetryError) -> URL? {
+        if let directory = configuration.dataDirectory { return directory }
+        guard let group = configuration.appGroupIdentifier else { return nil }
+        guard let container = appGroupContainer(group) else {
+            throw TelemetryError(
+                .unusableDataDirectory,
+                "Telemetry.Config.appGroupIdentifier '\(group)' has no container: add the app group to the "
+                    + "entitlements of the app and of each extension. Where there are no app groups (Linux, "
+                    + "servers), set Telemetry.Config.dataDirectory to a directory the processes share."
+            )
+        }
+        return container.appendingPathComponent("TelemetryKit", isDirectory: true)
+            .appendingPathComponent(configuration.appID, isDirectory: true)
+    }
+
+    /// The app group container Foundation gives this process; nil without the entitlement
+    /// and on platforms without app groups.
+    static func systemAppGroupContainer(_ identifier: String) -> URL? {
+        #if canImport(Darwin)
+        return FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
+        #else
+        return nil
+        #endif
+    }
+
     /// The persistent processor storage in the data directory.
     static func defaultStorage(
         for configuration: Config,
@@ -66,7 +102,7 @@ extension Telemetry {
         do {
             return try PlistProcessorStorage(
                 appID: configuration.appID,
-                directory: configuration.dataDirectory,
+                directory: try dataDirectory(for: configuration),
                 logger: logger
             )
         } catch {
@@ -103,7 +139,7 @@ extension Telemetry {
     ) throws(TelemetryError) -> any EventCaching {
         do {
             let directory =
-                try configuration.dataDirectory ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+                try dataDirectory(for: configuration) ?? StorageDirectory.applicationSupport(appID: configuration.appID)
             return try SQLiteEventCache(
                 fileURL: directory.appendingPathComponent("events-\(defaultDestinationID).sqlite"),
                 maxEventAge: configuration.deliveryPolicy.maxEventAge,

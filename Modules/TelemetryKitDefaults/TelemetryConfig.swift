@@ -35,8 +35,20 @@ extension Telemetry {
         /// The build number, for platforms without an app bundle.
         public var buildNumber: String?
         /// Where the durable cache and the processor storage live; default: the platform's
-        /// application-support directory (`$XDG_DATA_HOME` on Linux).
+        /// application-support directory (`$XDG_DATA_HOME` on Linux). Processes that set the
+        /// same directory share one queue, one user and one install (server workers, a CLI
+        /// beside a daemon).
         public var dataDirectory: URL?
+        /// The app group whose container holds the durable cache and the processor storage
+        /// (`<container>/TelemetryKit/<appID>`), so an app and its widgets and extensions share
+        /// one queue, one user id and one install. Apple platforms only: elsewhere set
+        /// ``dataDirectory`` to a shared directory. `dataDirectory` wins when both are set.
+        ///
+        /// ```swift
+        /// var config = Telemetry.Config(appID: "APP-ID", namespace: "my-namespace")
+        /// config.appGroupIdentifier = "group.com.example.app"   // same line in the extension
+        /// ```
+        public var appGroupIdentifier: String?
         /// Allows a plain `http://` base URL for a non-loopback host.
         public var allowInsecureHTTP: Bool
         /// The longest `terminate()` spends delivering what is queued (seconds, default 5).
