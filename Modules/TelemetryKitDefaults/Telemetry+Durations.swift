@@ -5,15 +5,6 @@ import Foundation
 #endif
 
 extension Telemetry {
-    private struct EarlyDuration: Sendable {
-        var parameters: EventParameters
-        var includeBackgroundTime: Bool
-        var startedAt: Date
-    }
-
-    /// Durations started before `initialize`; the client adopts them when it exists.
-    private static let earlyDurations = Locked([String: EarlyDuration]())
-
     /// Starts measuring how long something takes; ``stopAndSendDurationEvent(_:parameters:)``
     /// sends it as an event named `eventName`.
     ///
@@ -46,25 +37,28 @@ extension Telemetry {
     }
 
     private static func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) {
-        if let client {
-            client.startDurationEvent(eventName, parameters: parameters, includeBackgroundTime: includeBackgroundTime)
-            return
-        }
-        earlyDurations.withLock {
-            $0[eventName] = EarlyDuration(
+        let client = state.withLock { state -> TelemetryClient? in
+            if let client = state.client { return client }
+            state.durations[eventName] = FacadeState.EarlyDuration(
                 parameters: parameters,
                 includeBackgroundTime: includeBackgroundTime,
                 startedAt: Date()
             )
+            return nil
         }
+        client?.startDurationEvent(eventName, parameters: parameters, includeBackgroundTime: includeBackgroundTime)
     }
 
     private static func stopDuration(_ eventName: String, parameters: EventParameters) {
+        let (client, early) = state.withLock { state -> (TelemetryClient?, FacadeState.EarlyDuration?) in
+            if let client = state.client { return (client, nil) }
+            return (nil, state.durations.removeValue(forKey: eventName))
+        }
         if let client {
             client.stopAndSendDurationEvent(eventName, parameters: parameters)
             return
         }
-        guard let early = earlyDurations.withLock({ $0.removeValue(forKey: eventName) }) else {
+        guard let early else {
             StandardErrorLogger().log(
                 .warning,
                 "stopAndSendDurationEvent: no duration named '\(eventName)' is running; nothing was sent"
@@ -84,7 +78,11 @@ extension Telemetry {
     }
 
     private static func cancelDuration(_ eventName: String) {
-        earlyDurations.withLock { _ = $0.removeValue(forKey: eventName) }
+        let client = state.withLock { state -> TelemetryClient? in
+            if let client = state.client { return client }
+            state.durations.removeValue(forKey: eventName)
+            return nil
+        }
         client?.cancelDurationEvent(eventName)
     }
 
@@ -116,11 +114,18 @@ extension Telemetry {
         cancelDuration(signalName)
     }
 
-    /// Hands the durations started before `initialize` to `client`.
-    static func adoptDurationsStartedBeforeInitialize(into client: TelemetryClient) {
-        let early = earlyDurations.withLock { early -> [String: EarlyDuration] in
-            defer { early = [:] }
-            return early
+    /// Hands the durations started and the navigation destination reached before
+    /// `initialize` to `client`.
+    static func adoptStateGatheredBeforeInitialize(into client: TelemetryClient) {
+        let (early, destination) = state.withLock { state in
+            defer {
+                state.durations = [:]
+                state.navigationDestination = nil
+            }
+            return (state.durations, state.navigationDestination)
+        }
+        if let destination {
+            client.navigationHistory.record(destination)
         }
         for (name, duration) in early {
             client.startDurationEvent(

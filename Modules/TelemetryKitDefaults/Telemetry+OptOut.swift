@@ -1,8 +1,4 @@
 extension Telemetry {
-    /// The choice made before `initialize` (nil: none; the persisted one applies).
-    private static let analyticsChoiceBeforeInitialize = Locked<Bool?>(nil)
-    private static let droppedBeforeInitializeWhileDisabled = Locked(0)
-
     /// Turns all analytics off or on again; persisted in the processor storage and read at
     /// the next `initialize`.
     ///
@@ -15,48 +11,39 @@ extension Telemetry {
     /// await Telemetry.setAnalyticsDisabled(!settings.shareAnalytics)
     /// ```
     public static func setAnalyticsDisabled(_ disabled: Bool) async {
-        if let client {
-            // A newer choice than one made before initialize, which must not be applied later.
-            analyticsChoiceBeforeInitialize.set(nil)
-            await client.setAnalyticsDisabled(disabled)
-            return
+        let client = state.withLock { state -> TelemetryClient? in
+            if let client = state.client {
+                return client
+            }
+            state.analyticsChoice = disabled
+            if disabled {
+                state.droppedWhileDisabled += state.buffer.removeAll().count
+            }
+            return nil
         }
-        analyticsChoiceBeforeInitialize.set(disabled)
-        if disabled {
-            let discarded = discardBufferedEvents()
-            droppedBeforeInitializeWhileDisabled.withLock { $0 += discarded }
-        }
-        // `initialize` may have finished meanwhile, after it applied the earlier choice.
-        if let client {
-            analyticsChoiceBeforeInitialize.set(nil)
-            await client.setAnalyticsDisabled(disabled)
-        }
+        await client?.setAnalyticsDisabled(disabled)
     }
 
     /// Whether analytics are disabled right now.
     public static var isAnalyticsDisabled: Bool {
         get async {
-            client?.isAnalyticsDisabled ?? (analyticsChoiceBeforeInitialize.current ?? false)
+            let (client, choice) = state.withLock { ($0.client, $0.analyticsChoice) }
+            return client?.isAnalyticsDisabled ?? (choice ?? false)
         }
     }
 
     /// Events dropped because analytics were disabled (before `initialize` and by the client).
     public static var droppedWhileAnalyticsDisabled: Int {
-        droppedBeforeInitializeWhileDisabled.current + (client?.droppedWhileAnalyticsDisabled ?? 0)
+        let (client, before) = state.withLock { ($0.client, $0.droppedWhileDisabled) }
+        return before + (client?.droppedWhileAnalyticsDisabled ?? 0)
     }
 
-    /// Drops an event sent before `initialize` while analytics are disabled.
-    static func dropsBeforeInitialize() -> Bool {
-        guard analyticsChoiceBeforeInitialize.current == true else { return false }
-        droppedBeforeInitializeWhileDisabled.withLock { $0 += 1 }
-        return true
-    }
-
-    /// Hands a choice made before `initialize` to the new client, before it starts.
+    /// Hands a choice made before `initialize` to the new client, before it starts. A choice
+    /// made from here on, until the client runs, is handed over after the replay.
     static func applyAnalyticsChoiceBeforeStart(to client: TelemetryClient) async {
-        let choice = analyticsChoiceBeforeInitialize.withLock { choice -> Bool? in
-            defer { choice = nil }
-            return choice
+        let choice = state.withLock { state -> Bool? in
+            defer { state.analyticsChoice = nil }
+            return state.analyticsChoice
         }
         if let choice {
             await client.setAnalyticsDisabled(choice)

@@ -3,8 +3,17 @@
 /// it like `event`: the `async` forms return once the event is cached, the deprecated
 /// `[String: String]` forms return at once.
 extension Telemetry {
-    /// The last navigation destination, for ``navigationPathChanged(to:customUserID:)``.
-    private static let navigation = NavigationHistory()
+    /// Records `destination` as the latest navigation destination and returns the one before
+    /// (or ""): the running client's history, else the facade's before `initialize`.
+    private static func advanceNavigation(to destination: String) -> String {
+        state.withLock { state in
+            if let client = state.client {
+                return client.navigationHistory.advance(to: destination)
+            }
+            defer { state.navigationDestination = destination }
+            return state.navigationDestination ?? ""
+        }
+    }
 
     /// The logger for presets that are not sent (an out-of-range rating).
     private static var presetLogger: any Logging { client?.logger ?? StandardErrorLogger() }
@@ -98,14 +107,14 @@ extension Telemetry {
     )
         async
     {
-        navigation.record(destination)
+        _ = advanceNavigation(to: destination)
         await send(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }
 
     /// Sends `TelemetryDeck.Navigation.pathChanged` from the previous destination (or "" for
     /// the first one) to `destination`.
     public static func navigationPathChanged(to destination: String, customUserID: String? = nil) async {
-        let source = navigation.advance(to: destination)
+        let source = advanceNavigation(to: destination)
         await send(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }
 
@@ -375,13 +384,13 @@ extension Telemetry {
 
     @available(*, deprecated, message: "Use the async form")
     public static func navigationPathChanged(from source: String, to destination: String, customUserID: String? = nil) {
-        navigation.record(destination)
+        _ = advanceNavigation(to: destination)
         signal(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }
 
     @available(*, deprecated, message: "Use the async form")
     public static func navigationPathChanged(to destination: String, customUserID: String? = nil) {
-        let source = navigation.advance(to: destination)
+        let source = advanceNavigation(to: destination)
         signal(.navigationPathChanged(from: source, to: destination, customUserID: customUserID))
     }
 }

@@ -30,17 +30,11 @@ public import Foundation
 /// explicit fire-and-forget spelling. (In top-level code Swift prefers the synchronous
 /// overload; there, `Telemetry.send(_:)` always waits.)
 public enum Telemetry {
-    private enum State {
-        case waiting(BoundedBuffer<EventInput>)
-        case initializing(BoundedBuffer<EventInput>)
-        case running(TelemetryClient)
-    }
-
     /// How many events sent before `initialize` are kept.
     public static let preInitializeBufferLimit = 10_000
 
-    private static let state = Locked(State.waiting(BoundedBuffer(capacity: preInitializeBufferLimit)))
-    private static let droppedBeforeInitialize = Locked(0)
+    /// The facade's one piece of state (FacadeState.swift).
+    static let state = Locked(FacadeState())
 
     // MARK: Setup
 
@@ -104,8 +98,8 @@ public enum Telemetry {
         let logger = logger ?? StandardErrorLogger()
         try configuration.validate()
         let claimed = state.withLock { state -> Bool in
-            guard case .waiting(let buffer) = state else { return false }
-            state = .initializing(buffer)
+            guard case .waiting = state.phase else { return false }
+            state.phase = .initializing
             return true
         }
         guard claimed else {
@@ -126,28 +120,30 @@ public enum Telemetry {
                 clock: clock
             )
         } catch {
-            state.withLock { state in
-                if case .initializing(let buffer) = state { state = .waiting(buffer) }
-            }
+            state.withLock { $0.phase = .waiting }
             throw error
         }
         // Opt-out: a choice made before initialize applies before anything is processed.
         await applyAnalyticsChoiceBeforeStart(to: client)
-        adoptDurationsStartedBeforeInitialize(into: client)
+        adoptStateGatheredBeforeInitialize(into: client)
         await prepareStart(of: client)  // TelemetryDeck import and lifecycle source (Telemetry+Startup.swift)
         // Start first: the processors' own first events (new install, session start) queue
         // up ahead of what the app sent before initialize.
         await client.start()
         // Replay under the lock, so that events sent meanwhile queue up behind the buffer.
-        let dropped = state.withLock { state -> Int in
-            guard case .initializing(var buffer) = state else { return 0 }
-            for input in buffer.removeAll() {
+        let (dropped, lateAnalyticsChoice) = state.withLock { state -> (Int, Bool?) in
+            for input in state.buffer.removeAll() {
                 client.event(input)
             }
-            state = .running(client)
-            return buffer.droppedCount
+            state.phase = .running(client)
+            state.droppedFromEarlierBuffers += state.buffer.droppedCount
+            state.buffer = BoundedBuffer(capacity: preInitializeBufferLimit)
+            defer { state.analyticsChoice = nil }
+            return (state.droppedFromEarlierBuffers, state.analyticsChoice)
         }
-        droppedBeforeInitialize.withLock { $0 += dropped }
+        if let lateAnalyticsChoice {
+            await client.setAnalyticsDisabled(lateAnalyticsChoice)
+        }
         if dropped > 0 {
             logger.log(.warning, "\(dropped) event(s) sent before initialize were dropped: the buffer was full")
         }
@@ -160,20 +156,16 @@ public enum Telemetry {
     /// later `initialize` starts afresh. Events sent after it are buffered for that.
     public static func terminate() async {
         let client = state.withLock { state -> TelemetryClient? in
-            guard case .running(let client) = state else { return nil }
-            state = .waiting(BoundedBuffer(capacity: preInitializeBufferLimit))
+            guard let client = state.client else { return nil }
+            state.resetAfterTermination()
             return client
         }
-        droppedBeforeInitialize.set(0)
         await client?.shutdown()
     }
 
     /// The running client, if `initialize` finished.
     public static var client: TelemetryClient? {
-        state.withLock { state in
-            if case .running(let client) = state { return client }
-            return nil
-        }
+        state.withLock { $0.client }
     }
 
     // MARK: Events
@@ -251,7 +243,7 @@ public enum Telemetry {
 
     /// Sends a prepared input, e.g. a preset, and returns at once (fire-and-forget).
     public static func signal(_ input: EventInput) {
-        if let client = bufferOrClient(input) {
+        if case .client(let client) = state.withLock({ $0.take(input) }) {
             client.event(input)
         }
     }
@@ -259,43 +251,8 @@ public enum Telemetry {
     /// Sends a prepared input, e.g. a preset, and returns once it is cached (or buffered
     /// before `initialize`).
     nonisolated(nonsending) public static func send(_ input: EventInput) async {
-        if let client = bufferOrClient(input) {
+        if case .client(let client) = state.withLock({ $0.take(input) }) {
             await client.send(input)
-        }
-    }
-
-    /// The running client, or nil when `input` was buffered (or dropped by an opt-out made
-    /// before `initialize`).
-    private static func bufferOrClient(_ input: EventInput) -> TelemetryClient? {
-        if dropsBeforeInitialize() { return nil }
-        return state.withLock { state -> TelemetryClient? in
-            switch state {
-            case .running(let client):
-                return client
-            case .waiting(var buffer):
-                _ = buffer.append(input)
-                state = .waiting(buffer)
-            case .initializing(var buffer):
-                _ = buffer.append(input)
-                state = .initializing(buffer)
-            }
-            return nil
-        }
-    }
-
-    /// Opt-out before initialize: drops the events buffered so far and returns how many.
-    static func discardBufferedEvents() -> Int {
-        state.withLock { state -> Int in
-            switch state {
-            case .waiting(var buffer):
-                defer { state = .waiting(buffer) }
-                return buffer.removeAll().count
-            case .initializing(var buffer):
-                defer { state = .initializing(buffer) }
-                return buffer.removeAll().count
-            case .running:
-                return 0
-            }
         }
     }
 
@@ -357,12 +314,6 @@ public enum Telemetry {
     /// Events dropped so far because more than ``preInitializeBufferLimit`` were sent before
     /// `initialize`.
     public static var droppedBeforeInitializeCount: Int {
-        let pendingDrops = state.withLock { state -> Int in
-            switch state {
-            case .waiting(let buffer), .initializing(let buffer): return buffer.droppedCount
-            case .running: return 0
-            }
-        }
-        return droppedBeforeInitialize.current + pendingDrops
+        state.withLock { $0.droppedBeforeInitialize }
     }
 }

@@ -399,4 +399,35 @@ struct FacadeTests {
         #expect(await storage.bool(forKey: TelemetryStorageKeys.analyticsDisabled) == false)
         await Telemetry.terminate()
     }
+
+    /// What the facade gathers before `initialize` (the last navigation destination, running
+    /// durations) is handed to the client: one owner, nothing kept twice.
+    @Test func navigationAndDurationsStartedBeforeInitializeContinueInTheClient() async throws {
+        await Telemetry.terminate()
+        await Telemetry.navigationPathChanged(to: "onboarding")
+        await Telemetry.startDurationEvent("Setup.duration", parameters: ["step": "1"])
+        await Telemetry.startDurationEvent("Cancelled.duration")
+        await Telemetry.cancelDurationEvent("Cancelled.duration")
+        let spy = SpyEventTransmitter()
+        try await initialize(processors: [], spy: spy)
+
+        await Telemetry.navigationPathChanged(to: "home")
+        await Telemetry.stopAndSendDurationEvent("Setup.duration")
+        await Telemetry.stopAndSendDurationEvent("Cancelled.duration")  // not running: nothing sent
+        await Telemetry.flush()
+
+        let events = spy.deliveredEvents
+        #expect(
+            events.map(\.type) == [
+                "TelemetryDeck.Navigation.pathChanged", "TelemetryDeck.Navigation.pathChanged", "Setup.duration",
+            ]
+        )
+        #expect(events[0].payload["TelemetryDeck.Navigation.sourcePath"] == .string(""))
+        #expect(events[0].payload["TelemetryDeck.Navigation.destinationPath"] == .string("onboarding"))
+        #expect(events[1].payload["TelemetryDeck.Navigation.sourcePath"] == .string("onboarding"))
+        #expect(events[1].payload["TelemetryDeck.Navigation.destinationPath"] == .string("home"))
+        #expect(events[2].payload["step"] == .string("1"))
+        #expect(events[2].floatValue.map { $0 >= 0 } == true)
+        await Telemetry.terminate()
+    }
 }
