@@ -49,7 +49,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "TelemetryKitTesting",
-        dependencies: ["TelemetryKit"],
+        dependencies: ["TelemetryKit", "TelemetryKitInMemoryStorage"],
         path: "Modules/TelemetryKitTesting"
     ),
     .testTarget(
@@ -130,6 +130,9 @@ targets += plugin(
 
 // MARK: - Storage (Plugins/Storage/<Name>)
 
+// In memory: tests, previews and servers that must not write to disk.
+targets += plugin("InMemoryStorage", path: "Plugins/Storage/InMemory")
+
 targets += [
     .target(
         name: "TelemetryKitFileStorageSupport",
@@ -192,6 +195,7 @@ targets += [
         name: "telemetrykit-crashtester",
         dependencies: [
             "TelemetryKit",
+            "TelemetryKitInMemoryStorage",
             "TelemetryKitSQLiteCache",
             "TelemetryKitJSONLinesCache",
         ],
@@ -380,8 +384,6 @@ targets += [
         name: "TelemetryKitCollector",
         dependencies: [
             "TelemetryKit",
-            // SplitMix64, the seeded generator behind `RandomFaults`.
-            .target(name: "TelemetryKitTesting", condition: .when(traits: ["Tools"])),
             "CZlib",
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
@@ -397,6 +399,7 @@ targets += [
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitHTTP", condition: .when(traits: ["Tools"])),
+            .target(name: "TelemetryKitInMemoryStorage", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitConsole", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitDefaults", condition: .when(traits: ["Tools"])),
             .target(name: "TelemetryKitSQLiteCache", condition: .when(traits: ["Tools"])),
@@ -431,7 +434,7 @@ defaultPluginModules += [
     "TelemetryKitValidation", "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking",
     "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
-    "TelemetryKitTrialConversion", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
+    "TelemetryKitTrialConversion", "TelemetryKitInMemoryStorage", "TelemetryKitPlistStorage", "TelemetryKitSQLiteCache",
     "TelemetryKitHTTP", "TelemetryKitPresets",
 ]
 
@@ -477,7 +480,7 @@ let libraryProducts: [String] = [
     "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking", "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
     "TelemetryKitTrialConversion", "TelemetryKitConsent",
-    "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
+    "TelemetryKitInMemoryStorage", "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
     "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
     "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
     "TelemetryKitTransformations", "TelemetryKitJavaScript",
@@ -524,6 +527,7 @@ package.targets += [
         name: "TelemetryKitFuzzChecks",
         dependencies: [
             "TelemetryKit",
+            "TelemetryKitInMemoryStorage",
             "TelemetryKitTransformations",
             "TelemetryKitJSONLinesCache",
             "TelemetryKitHTTP",

@@ -11,6 +11,7 @@ import PackageDescription
 let telemetryKitProducts: [String] = [
     "TelemetryKit",
     "TelemetryKitTesting",
+    "TelemetryKitInMemoryStorage",
     "TelemetryKitPlistStorage",
     "TelemetryKitJSONFileStorage",
     "TelemetryKitDefaults",

@@ -5,6 +5,7 @@ import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitDefaults
 import TelemetryKitHTTP
+import TelemetryKitInMemoryStorage
 import TelemetryKitTransformations
 
 /// `telemetrykit demo`: the whole SDK against a real local collector, in one command.

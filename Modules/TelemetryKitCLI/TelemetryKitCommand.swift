@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitInMemoryStorage
 
 /// `telemetrykit`: try the SDK end to end, send events by hand, run a local collector.
 @main

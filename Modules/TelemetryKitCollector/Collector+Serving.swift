@@ -7,7 +7,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TelemetryKit
-import TelemetryKitTesting
 
 /// What the collector sends back for one request.
 enum CollectorReply {

@@ -8,8 +8,6 @@ public import TelemetryKit
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-// The fault generator is the tests' SplitMix64, so a seed replays the same faults everywhere.
-import TelemetryKitTesting
 
 /// A real HTTP ingest server on 127.0.0.1 for tests and local development.
 ///

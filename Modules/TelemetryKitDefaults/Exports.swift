@@ -7,6 +7,7 @@
 @_exported public import TelemetryKitDefaultPrefix
 @_exported public import TelemetryKitDevice
 @_exported public import TelemetryKitHTTP
+@_exported public import TelemetryKitInMemoryStorage
 @_exported public import TelemetryKitLocale
 @_exported public import TelemetryKitPlistStorage
 @_exported public import TelemetryKitPresets

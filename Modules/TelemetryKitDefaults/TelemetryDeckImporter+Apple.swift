@@ -1,5 +1,6 @@
 #if canImport(Darwin)
 import Foundation
+import TelemetryKitInMemoryStorage
 
 extension TelemetryDeckImporter {
     /// A value of TelemetryDeck's suite, in the types `ProcessorStorage` knows.

@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
+import TelemetryKitInMemoryStorage
 import TelemetryKitPresets
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TelemetryKit
+import TelemetryKitInMemoryStorage
 import TelemetryKitSessionTracking
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitInMemoryStorage
 import TelemetryKitTransformations
 
 #if canImport(FoundationEssentials)
