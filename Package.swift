@@ -1,5 +1,6 @@
 // swift-tools-version: 6.2
 
+import CompilerPluginSupport
 import PackageDescription
 
 // TelemetryKit: a tiny core (`TelemetryKit`) and one target per plugin.
@@ -35,6 +36,8 @@ let dependencies: [Package.Dependency] =
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Trait Tools: the `telemetrykit` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Trait TypedEvents: the `@TelemetryEvent` macro's compiler plugin (and its expansion tests).
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "602.0.0"),
     ]
 
 // MARK: - Core
@@ -115,6 +118,8 @@ targets += processor("Calendar")
 targets += processor("Accessibility")
 targets += processor("TrialConversion")
 targets += processor("Consent")
+// Checks untyped events against a `TrackingPlan` (core values); needs no macro, no trait.
+targets += processor("TrackingPlan")
 
 // MARK: - Presets (Plugins/Presets): TelemetryDeck v3's preset events, keys and durations
 
@@ -343,6 +348,62 @@ targets += plugin(
     ]
 )
 
+// MARK: - Typed events (Plugins/TypedEvents, trait TypedEvents)
+
+// `@TelemetryEvent` conforms a struct or an enum to the core's `TypedEvent`. The macro's
+// compiler plugin needs swift-syntax, referenced only under the trait: without it the targets
+// build empty and swift-syntax is never fetched. `TypedEvent`, `TrackingPlan` and the
+// processor live outside (core, TelemetryKitTrackingPlan), so they never need swift-syntax.
+/// swift-syntax's products, only under the trait.
+func swiftSyntax(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "swift-syntax", condition: .when(traits: ["TypedEvents"])) }
+}
+let typedEventsMacros: Target.Dependency = .target(
+    name: "TelemetryKitTypedEventsMacros",
+    condition: .when(traits: ["TypedEvents"])
+)
+targets += [
+    .macro(
+        name: "TelemetryKitTypedEventsMacros",
+        dependencies: swiftSyntax(
+            "SwiftSyntax",
+            "SwiftSyntaxBuilder",
+            "SwiftSyntaxMacros",
+            "SwiftDiagnostics",
+            "SwiftParser",
+            "SwiftCompilerPlugin"
+        ),
+        path: "Plugins/TypedEvents/Macros"
+    ),
+    .target(
+        name: "TelemetryKitTypedEvents",
+        dependencies: ["TelemetryKit", typedEventsMacros],
+        path: "Plugins/TypedEvents/Library"
+    ),
+    // The expansions and every diagnostic, pinned.
+    .testTarget(
+        name: "TelemetryKitTypedEventsMacrosTests",
+        dependencies: [typedEventsMacros]
+            + swiftSyntax(
+                "SwiftSyntax",
+                "SwiftSyntaxMacros",
+                "SwiftSyntaxMacroExpansion",
+                "SwiftDiagnostics",
+                "SwiftSyntaxMacrosGenericTestSupport"
+            ),
+        path: "Tests/TelemetryKitTypedEventsMacrosTests"
+    ),
+    // Expanded events at every call site, byte for byte against the untyped call.
+    .testTarget(
+        name: "TelemetryKitTypedEventsTests",
+        dependencies: [
+            "TelemetryKitTypedEvents", "TelemetryKitTrackingPlan", "TelemetryKitTesting", "TelemetryKitDefaults",
+            "TelemetryKitComposable", "TelemetryKitHTTP",
+        ],
+        path: "Tests/TelemetryKitTypedEventsTests"
+    ),
+]
+
 // MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
 
 // A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
@@ -470,7 +531,7 @@ let libraryProducts: [String] = [
     "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix", "TelemetryKitValidation",
     "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking", "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
-    "TelemetryKitTrialConversion", "TelemetryKitConsent",
+    "TelemetryKitTrialConversion", "TelemetryKitConsent", "TelemetryKitTrackingPlan", "TelemetryKitTypedEvents",
     "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
     "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
     "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
@@ -497,6 +558,10 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description: "TelemetryKitAsyncHTTPClient: an HTTPConnection on swift-server's async-http-client."
+        ),
+        .trait(
+            name: "TypedEvents",
+            description: "TelemetryKitTypedEvents: the @TelemetryEvent macro (swift-syntax)."
         ),
         .default(enabledTraits: []),
     ],
