@@ -393,12 +393,13 @@ targets += [
             ),
         path: "Tests/TelemetryKitTypedEventsMacrosTests"
     ),
-    // Expanded events at every call site, byte for byte against the untyped call.
+    // Expanded events at the client's, EventInput's and AnalyticsClient's call sites, byte for
+    // byte against the untyped call (the facade's are in the facade's serialized suite).
     .testTarget(
         name: "TelemetryKitTypedEventsTests",
         dependencies: [
-            "TelemetryKitTypedEvents", "TelemetryKitTrackingPlan", "TelemetryKitTesting", "TelemetryKitDefaults",
-            "TelemetryKitComposable", "TelemetryKitHTTP",
+            "TelemetryKitTypedEvents", "TelemetryKitTrackingPlan", "TelemetryKitTesting", "TelemetryKitComposable",
+            "TelemetryKitHTTP",
         ],
         path: "Tests/TelemetryKitTypedEventsTests"
     ),

@@ -25,6 +25,13 @@ public struct TrackingPlan: Sendable, Hashable, Codable {
     public private(set) var events: [EventSchema]
     /// Parameters that any event may carry (each is optional), e.g. default parameters.
     public var commonParameters: [EventSchema.Parameter]
+    /// The positions in ``events`` of each name, so that checking an event costs one lookup.
+    private var positions: [String: [Int]]
+
+    private enum CodingKeys: String, CodingKey {
+        case events
+        case commonParameters
+    }
 
     /// A plan of the events `types` send.
     ///
@@ -38,8 +45,20 @@ public struct TrackingPlan: Sendable, Hashable, Codable {
     /// A plan of the given events; an event listed twice with the same schema is kept once.
     public init(events: [EventSchema], commonParameters: [EventSchema.Parameter] = []) {
         var seen = Set<EventSchema>()
-        self.events = events.filter { seen.insert($0).inserted }
+        let unique = events.filter { seen.insert($0).inserted }
+        self.events = unique
         self.commonParameters = commonParameters
+        self.positions = Dictionary(grouping: unique.indices) { unique[$0].name }
+    }
+
+    /// Reads a plan from its JSON form (see ``jsonData()``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            events: try container.decode([EventSchema].self, forKey: .events),
+            commonParameters: try container.decodeIfPresent([EventSchema.Parameter].self, forKey: .commonParameters)
+                ?? []
+        )
     }
 
     /// The plan as JSON: `{"commonParameters": [...], "events": [{"name", "parameters":
@@ -55,14 +74,13 @@ public struct TrackingPlan: Sendable, Hashable, Codable {
     ///
     /// - Throws: `DecodingError` naming the member that is missing or has the wrong type.
     public init(jsonData: Data) throws {
-        let decoded = try JSONDecoder().decode(TrackingPlan.self, from: jsonData)
-        self.init(events: decoded.events, commonParameters: decoded.commonParameters)
+        self = try JSONDecoder().decode(TrackingPlan.self, from: jsonData)
     }
 
     /// The schemas named `name` (more than one only when two types declare the same name
     /// differently).
     public func schemas(named name: String) -> [EventSchema] {
-        events.filter { $0.name == name }
+        positions[name, default: []].map { events[$0] }
     }
 
     /// What is wrong with an event sent as `name` with `parameters` and `floatValue`; empty
@@ -76,11 +94,10 @@ public struct TrackingPlan: Sendable, Hashable, Codable {
         floatValue: Double?
     ) -> [TrackingPlanViolation] {
         if SDKInfo.isReserved(name) { return [] }
-        let candidates = schemas(named: name)
-        guard !candidates.isEmpty else { return [.unknownEvent(name: name)] }
+        guard let candidates = positions[name] else { return [.unknownEvent(name: name)] }
         var first: [TrackingPlanViolation]?
-        for schema in candidates {
-            let found = violations(of: schema, parameters: parameters, floatValue: floatValue)
+        for position in candidates {
+            let found = violations(of: events[position], parameters: parameters, floatValue: floatValue)
             if found.isEmpty { return [] }
             if first == nil { first = found }
         }

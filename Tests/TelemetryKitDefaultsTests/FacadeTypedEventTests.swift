@@ -1,0 +1,47 @@
+import Foundation
+import TelemetryKitDefaults
+import TelemetryKitTesting
+import Testing
+
+/// A typed event written by hand (what `@TelemetryEvent` writes; the macro's own tests are in
+/// TelemetryKitTypedEventsTests, behind the TypedEvents trait).
+private struct ScreenShown: TypedEvent {
+    let screen: String
+    let seconds: Double?
+
+    static var eventSchemas: [EventSchema] {
+        [
+            EventSchema(
+                name: "Screen.shown",
+                parameters: [EventSchema.Parameter(key: "screen", type: .string)],
+                floatValue: EventSchema.FloatValue(isOptional: true)
+            )
+        ]
+    }
+    var eventName: String { "Screen.shown" }
+    var parameters: EventParameters { ["screen": screen] }
+    var floatValue: Double? { seconds }
+}
+
+extension FacadeTests {
+    @Test func typedEventsGoThroughEveryFacadeCallSiteAsTheirUntypedTwins() async throws {
+        await Telemetry.terminate()
+        let spy = SpyEventTransmitter()
+        try await initialize(processors: [], spy: spy)
+
+        Telemetry.event(ScreenShown(screen: "home", seconds: 1.5))
+        await Telemetry.event(ScreenShown(screen: "settings", seconds: nil))
+        Telemetry.signal(ScreenShown(screen: "about", seconds: 2), customUserID: "u-1")
+        await Telemetry.send(ScreenShown(screen: "help", seconds: nil))
+        Telemetry.event("Screen.shown", parameters: ["screen": "home"], floatValue: 1.5)
+        await Telemetry.flush()
+
+        let events = spy.deliveredEvents
+        #expect(events.map(\.type) == Array(repeating: "Screen.shown", count: 5))
+        #expect(events.map { $0.payload["screen"] } == ["home", "settings", "about", "help", "home"].map(PayloadValue.string))
+        #expect(events.map(\.floatValue) == [1.5, nil, 2, nil, 1.5])
+        #expect(events[0].payload == events[4].payload)
+        #expect(events[2].clientUser != events[0].clientUser)
+        await Telemetry.terminate()
+    }
+}
