@@ -14,7 +14,10 @@ extension TelemetryClient {
     /// or dropped, as sending its `EventInput` does; the result says which.
     @inlinable
     @discardableResult
-    nonisolated(nonsending) public func send(_ event: some TypedEvent, customUserID: String? = nil) async
+    nonisolated(nonsending) public func send(
+        _ event: some TypedEvent,
+        customUserID: String? = nil
+    ) async
         -> SendOutcome
     {
         await send(EventInput(event, customUserID: customUserID))

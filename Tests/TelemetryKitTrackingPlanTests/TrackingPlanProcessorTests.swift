@@ -1,12 +1,15 @@
 import TelemetryKit
 import TelemetryKitTesting
-import TelemetryKitTrackingPlan
 import Testing
+
+@testable import TelemetryKitTrackingPlan
 
 struct TrackingPlanProcessorTests {
     let plan = TrackingPlan(CheckoutCompletedByHand.self)
 
-    private func makePipeline(_ handling: TrackingPlanProcessor.ViolationHandling) async
+    private func makePipeline(
+        _ handling: TrackingPlanProcessor.ViolationHandling
+    ) async
         -> (ProcessorPipeline, RecordingLogger)
     {
         let logger = RecordingLogger()
@@ -18,7 +21,9 @@ struct TrackingPlanProcessorTests {
     @Test func warnsOncePerViolationAndKeepsTheEventsByDefault() async throws {
         let (pipeline, logger) = await makePipeline(.warn)
 
-        let first = try await pipeline.process(EventInput("Checkout.completed", parameters: ["items": "3"], floatValue: 9))
+        let first = try await pipeline.process(
+            EventInput("Checkout.completed", parameters: ["items": "3"], floatValue: 9)
+        )
         _ = try await pipeline.process(EventInput("Checkout.completed", parameters: ["items": "4"], floatValue: 9))
         _ = try await pipeline.process(EventInput("Checkout.complete", floatValue: 9))
 

@@ -1,10 +1,11 @@
+import TelemetryKit
+import Testing
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKit
-import Testing
 
 /// The plan as `@TelemetryEvent` would write it for a checkout struct and a screen enum,
 /// written by hand here so that these tests need no macro.
@@ -103,18 +104,28 @@ struct TrackingPlanTests {
             ]
         )
         #expect(
-            plan.violations(name: "Screen.shown", parameters: ["at": .string("yesterday"), "id": .string("42")], floatValue: 1)
+            plan.violations(
+                name: "Screen.shown",
+                parameters: ["at": .string("yesterday"), "id": .string("42")],
+                floatValue: 1
+            )
                 == [
                     .wrongType(event: "Screen.shown", key: "at", expected: .date, found: "string"),
                     .wrongType(event: "Screen.shown", key: "id", expected: .uuid, found: "string"),
                     .unexpectedFloatValue(event: "Screen.shown"),
                 ]
         )
-        #expect(plan.violations(name: "Checkout.complete", parameters: [:], floatValue: nil) == [.unknownEvent(name: "Checkout.complete")])
+        #expect(
+            plan.violations(name: "Checkout.complete", parameters: [:], floatValue: nil) == [
+                .unknownEvent(name: "Checkout.complete")
+            ]
+        )
     }
 
     @Test func sdkEventsAndMetadataKeysAreNeverViolations() {
-        #expect(plan.violations(name: "TelemetryDeck.Session.started", parameters: ["x": .int(1)], floatValue: nil) == [])
+        #expect(
+            plan.violations(name: "TelemetryDeck.Session.started", parameters: ["x": .int(1)], floatValue: nil) == []
+        )
         #expect(
             plan.violations(
                 name: "Checkout.completed",
@@ -130,11 +141,19 @@ struct TrackingPlanTests {
             commonParameters: [EventSchema.Parameter(key: "plan", type: .string, isOptional: true)]
         )
         #expect(
-            withDefaults.violations(name: "Checkout.completed", parameters: ["items": .int(1), "plan": .string("pro")], floatValue: 1)
+            withDefaults.violations(
+                name: "Checkout.completed",
+                parameters: ["items": .int(1), "plan": .string("pro")],
+                floatValue: 1
+            )
                 == []
         )
         #expect(
-            withDefaults.violations(name: "Checkout.completed", parameters: ["items": .int(1), "plan": .bool(true)], floatValue: 1)
+            withDefaults.violations(
+                name: "Checkout.completed",
+                parameters: ["items": .int(1), "plan": .bool(true)],
+                floatValue: 1
+            )
                 == [.wrongType(event: "Checkout.completed", key: "plan", expected: .string, found: "bool")]
         )
     }
@@ -150,7 +169,11 @@ struct TrackingPlanTests {
 
     @Test func exportsSortedPrettyJSONAndReadsItBack() throws {
         let small = TrackingPlan(events: [
-            EventSchema(name: "Paid", parameters: [.init(key: "amount", type: .double, isOptional: true)], floatValue: .init())
+            EventSchema(
+                name: "Paid",
+                parameters: [.init(key: "amount", type: .double, isOptional: true)],
+                floatValue: .init()
+            )
         ])
         let json = String(decoding: try small.jsonData(), as: UTF8.self)
         #expect(
@@ -183,7 +206,9 @@ struct TrackingPlanTests {
 
     @Test func aDamagedPlanIsATypedError() {
         #expect(throws: DecodingError.self) {
-            try TrackingPlan(jsonData: Data(#"{"events": [{"name": "A", "parameters": [{"key": "k", "type": "money"}]}]}"#.utf8))
+            try TrackingPlan(
+                jsonData: Data(#"{"events": [{"name": "A", "parameters": [{"key": "k", "type": "money"}]}]}"#.utf8)
+            )
         }
         #expect(throws: DecodingError.self) { try TrackingPlan(jsonData: Data("[]".utf8)) }
     }

@@ -7,7 +7,10 @@ import Testing
 
 /// The macros as the library declares them (`@TelemetryEvent` adds `TypedEvent`).
 let typedEventMacros: [String: MacroSpec] = [
-    "TelemetryEvent": MacroSpec(type: TelemetryEventMacro.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("TypedEvent")))]),
+    "TelemetryEvent": MacroSpec(
+        type: TelemetryEventMacro.self,
+        conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("TypedEvent")))]
+    ),
     "EventParameter": MacroSpec(type: EventParameterMacro.self),
     "EventFloatValue": MacroSpec(type: EventFloatValueMacro.self),
     "EventName": MacroSpec(type: EventNameMacro.self),

@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TelemetryKitTypedEvents
+public import TelemetryKitTypedEvents
 
 enum Plan: String, Sendable {
     case free
@@ -70,7 +70,9 @@ extension CheckoutCompleted {
         total: 19.99
     )
 
-    /// The untyped call's parameters for ``example``.
+    /// The untyped call's parameters for ``example``, in declaration order: a dictionary's
+    /// member order (and so the JSON's) follows its insertion order and capacity, which the
+    /// expansion shares with a literal written in that order.
     static let exampleParameters: EventParameters = [
         "items": 3, "plan": "pro", "coupon.code": "SPRING", "seats": 5, "express": true,
         "placedAt": "2024-06-15T14:00:00.250Z", "orderID": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F",

@@ -20,11 +20,21 @@ struct TypedEventTests {
     @Test func aNilOptionalIsLeftOut() {
         var event = CheckoutCompleted.example
         event = CheckoutCompleted(
-            items: event.items, plan: .free, coupon: nil, seats: .one, express: false, placedAt: event.placedAt,
-            orderID: event.orderID, receipt: nil, discount: 0, total: 0
+            items: event.items,
+            plan: .free,
+            coupon: nil,
+            seats: .one,
+            express: false,
+            placedAt: event.placedAt,
+            orderID: event.orderID,
+            receipt: nil,
+            discount: 0,
+            total: 0
         )
 
-        #expect(event.parameters.keys.sorted() == ["discount", "express", "items", "orderID", "placedAt", "plan", "seats"])
+        #expect(
+            event.parameters.keys.sorted() == ["discount", "express", "items", "orderID", "placedAt", "plan", "seats"]
+        )
         #expect(event.parameters.payloadValue(forKey: "plan") == .string("free"))
         #expect(event.parameters.payloadValue(forKey: "seats") == .int(1))
     }
@@ -75,7 +85,9 @@ struct TypedEventTests {
                 EventSchema(name: "Checkout.started", parameters: [.init(key: "items", type: .int)]),
                 EventSchema(
                     name: "Checkout.completed",
-                    parameters: [.init(key: "items", type: .int), .init(key: "coupon", type: .string, isOptional: true)],
+                    parameters: [
+                        .init(key: "items", type: .int), .init(key: "coupon", type: .string, isOptional: true),
+                    ],
                     floatValue: .init(isOptional: false)
                 ),
                 EventSchema(name: "Checkout.abandonedCart"),
@@ -86,9 +98,20 @@ struct TypedEventTests {
     @Test func aTrackingPlanOfTypedEventsAcceptsExactlyTheirEvents() throws {
         let plan = TrackingPlan(CheckoutCompleted.self, Checkout.self, AppLaunched.self)
 
-        #expect(plan.events.map(\.name) == ["Checkout.completed", "Checkout.started", "Checkout.completed", "Checkout.abandonedCart", "AppLaunched"])
-        for event in [CheckoutCompleted.example] as [any TypedEvent] + [Checkout.started(items: 1), Checkout.abandoned] {
-            #expect(plan.violations(name: event.eventName, parameters: event.parameters.values, floatValue: event.floatValue) == [])
+        #expect(
+            plan.events.map(\.name) == [
+                "Checkout.completed", "Checkout.started", "Checkout.completed", "Checkout.abandonedCart", "AppLaunched",
+            ]
+        )
+        for event in [CheckoutCompleted.example] as [any TypedEvent] + [Checkout.started(items: 1), Checkout.abandoned]
+        {
+            #expect(
+                plan.violations(
+                    name: event.eventName,
+                    parameters: event.parameters.values,
+                    floatValue: event.floatValue
+                ) == []
+            )
         }
         // Two types declare "Checkout.completed"; an event matching either one conforms.
         let fromEnum = Checkout.completed(items: 1, coupon: nil, floatValue: 2)

@@ -25,7 +25,11 @@ struct CaseAnalysis {
         return ".\(reference)(\(bound.joined(separator: ", ")))"
     }
 
-    static func analyze(_ memberBlock: MemberBlockSyntax, prefix: String, diagnostics: inout Diagnostics)
+    static func analyze(
+        _ memberBlock: MemberBlockSyntax,
+        prefix: String,
+        diagnostics: inout Diagnostics
+    )
         -> [CaseAnalysis]
     {
         var cases: [CaseAnalysis] = []
@@ -38,7 +42,11 @@ struct CaseAnalysis {
                 let defaultName = "\(prefix).\(caseName)"
                 var eventName = defaultName
                 if let override {
-                    switch TelemetryEventMacro.nameArgument(of: override, fallback: defaultName, diagnostics: &diagnostics) {
+                    switch TelemetryEventMacro.nameArgument(
+                        of: override,
+                        fallback: defaultName,
+                        diagnostics: &diagnostics
+                    ) {
                     case .absent: break
                     case .invalid: continue
                     case .given(let name): eventName = name

@@ -18,7 +18,8 @@ struct PropertyAnalysis {
         var keys: [String: String] = [:]  // key -> the property sent under it
         for member in memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) {
+            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) })
+            {
                 continue
             }
             let parameterAttribute = variable.attributes.attribute(named: "EventParameter")
@@ -159,7 +160,8 @@ struct PropertyAnalysis {
             diagnostics.add(pattern, .missingType(property: name))
             return
         }
-        let annotated = binding
+        let annotated =
+            binding
             .with(\.pattern, PatternSyntax(pattern.with(\.trailingTrivia, [])))
             .with(
                 \.typeAnnotation,
@@ -226,7 +228,11 @@ struct TypeShape {
         return nil
     }
 
-    private static func classifyWrapped(_ type: TypeSyntax, property: String, diagnostics: inout Diagnostics)
+    private static func classifyWrapped(
+        _ type: TypeSyntax,
+        property: String,
+        diagnostics: inout Diagnostics
+    )
         -> String?
     {
         let reason: String?
@@ -289,7 +295,9 @@ extension AccessorBlockSyntax {
         switch accessors {
         case .getter: return true
         case .accessors(let list):
-            return list.contains { [.keyword(.get), .keyword(._read), .keyword(.unsafeAddress)].contains($0.accessorSpecifier.tokenKind) }
+            return list.contains {
+                [.keyword(.get), .keyword(._read), .keyword(.unsafeAddress)].contains($0.accessorSpecifier.tokenKind)
+            }
         }
     }
 }

@@ -49,7 +49,10 @@ public struct TelemetryEventMacro: ExtensionMacro {
     // MARK: Names
 
     /// The type's name qualified with the types it is nested in (`Checkout.Completed`).
-    static func qualifiedTypeName(of declaration: some DeclGroupSyntax, in context: some MacroExpansionContext)
+    static func qualifiedTypeName(
+        of declaration: some DeclGroupSyntax,
+        in context: some MacroExpansionContext
+    )
         -> String
     {
         var components = [ownName(of: Syntax(declaration)) ?? ""]
@@ -99,7 +102,13 @@ public struct TelemetryEventMacro: ExtensionMacro {
         if value.hasPrefix(reservedPrefix) {
             let rest = String(value.dropFirst(reservedPrefix.count))
             let suggestion = rest.isEmpty ? fallback : rest
-            diagnostics.add(literal, .reservedName(value), fixIt: .use(suggestion), replacing: literal, with: suggestion)
+            diagnostics.add(
+                literal,
+                .reservedName(value),
+                fixIt: .use(suggestion),
+                replacing: literal,
+                with: suggestion
+            )
             return .invalid
         }
         return .given(value)
@@ -119,14 +128,24 @@ public struct TelemetryEventMacro: ExtensionMacro {
                 classDecl.classKeyword,
                 .notStructOrEnum(kind: "a class"),
                 fixIt: .replaceKeyword(with: "struct"),
-                changes: [.replace(oldNode: Syntax(classDecl.classKeyword), newNode: Syntax(keyword(.struct, like: classDecl.classKeyword)))]
+                changes: [
+                    .replace(
+                        oldNode: Syntax(classDecl.classKeyword),
+                        newNode: Syntax(keyword(.struct, like: classDecl.classKeyword))
+                    )
+                ]
             )
         } else if let actorDecl = declaration.as(ActorDeclSyntax.self) {
             diagnostics.add(
                 actorDecl.actorKeyword,
                 .notStructOrEnum(kind: "an actor"),
                 fixIt: .replaceKeyword(with: "struct"),
-                changes: [.replace(oldNode: Syntax(actorDecl.actorKeyword), newNode: Syntax(keyword(.struct, like: actorDecl.actorKeyword)))]
+                changes: [
+                    .replace(
+                        oldNode: Syntax(actorDecl.actorKeyword),
+                        newNode: Syntax(keyword(.struct, like: actorDecl.actorKeyword))
+                    )
+                ]
             )
         } else if let protocolDecl = declaration.as(ProtocolDeclSyntax.self) {
             diagnostics.add(protocolDecl.protocolKeyword, .notStructOrEnum(kind: "a protocol"))
@@ -161,7 +180,9 @@ public struct TelemetryEventMacro: ExtensionMacro {
         members.append(
             """
             \(access)static var eventSchemas: [TelemetryKit.EventSchema] {
-                [\(schemaExpression(name: eventName, parameters: analysis.parameters, floatValue: analysis.floatValue))]
+                [
+                    \(schemaExpression(name: eventName, parameters: analysis.parameters, floatValue: analysis.floatValue))
+                ]
             }
             """
         )
@@ -285,13 +306,19 @@ public struct TelemetryEventMacro: ExtensionMacro {
         floatValue: EventParameter?
     ) -> String {
         let parameterList = parameters.map {
-            "TelemetryKit.EventSchema.Parameter(key: \(literal($0.key)), "
-                + "type: TelemetryKit.TypedEventCoding.parameterType(\($0.valueType).self), "
-                + "isOptional: \($0.isOptional))"
+            "TelemetryKit.EventSchema.Parameter(\nkey: \(literal($0.key)),\n"
+                + "type: TelemetryKit.TypedEventCoding.parameterType(\($0.valueType).self),\n"
+                + "isOptional: \($0.isOptional)\n)"
         }
         let floatArgument = floatValue.map { "TelemetryKit.EventSchema.FloatValue(isOptional: \($0.isOptional))" }
-        return "TelemetryKit.EventSchema(name: \(literal(name)), parameters: [\(parameterList.joined(separator: ", "))], "
-            + "floatValue: \(floatArgument ?? "nil"))"
+        let parameterArgument = parameterList.isEmpty ? "[]" : "[\n\(parameterList.joined(separator: ",\n"))\n]"
+        return """
+            TelemetryKit.EventSchema(
+            name: \(literal(name)),
+            parameters: \(parameterArgument),
+            floatValue: \(floatArgument ?? "nil")
+            )
+            """
     }
 
     /// The statements that build the parameters of `bound` (each parameter with the

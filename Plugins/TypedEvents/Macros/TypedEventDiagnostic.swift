@@ -38,14 +38,16 @@ enum TypedEventDiagnostic: DiagnosticMessage {
         case .reservedName(let name):
             return "'\(name)' is in the reserved 'TelemetryDeck.' namespace, which belongs to the SDK's own events"
         case .keyNotLiteral(let property):
-            return "the key of '\(property)' must be a string literal, so that the tracking plan knows it at compile time"
+            return
+                "the key of '\(property)' must be a string literal, so that the tracking plan knows it at compile time"
         case .emptyKey(let property):
             return "the parameter key of '\(property)' is empty"
         case .reservedKey(let key, let property):
             return "the key '\(key)' of '\(property)' is in the reserved 'TelemetryDeck.' namespace, "
                 + "which belongs to the SDK's metadata"
         case .duplicateKey(let key, let property, let firstProperty):
-            return "'\(property)' and '\(firstProperty)' are both sent as the key '\(key)'; one would overwrite the other"
+            return
+                "'\(property)' and '\(firstProperty)' are both sent as the key '\(key)'; one would overwrite the other"
         case .duplicateEventName(let name, let caseName, let firstCase):
             return "the cases '\(caseName)' and '\(firstCase)' both send the event '\(name)'"
         case .missingType(let property):
