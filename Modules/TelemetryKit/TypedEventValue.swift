@@ -10,12 +10,11 @@ public import Foundation
 /// `RawRepresentable` types with a `String` or `Int` raw value need no conformance:
 /// ``TypedEventCoding`` sends their raw value. The list is closed on purpose: each type has one
 /// ``EventParameterType`` in the tracking plan, so a dashboard never sees a key change type.
-/// A property of another type does not compile; the error names this protocol and
-/// `RawRepresentable`:
+/// A property of another type does not compile; the error, in the macro's expansion, names
+/// this protocol:
 ///
 /// ```
-/// error: no exact matches in call to static method 'payloadValue'
-/// note: candidate requires that 'Money' conform to 'TypedEventValue'
+/// error: static method 'payloadValue' requires that 'Money' conform to 'TypedEventValue'
 /// ```
 public protocol TypedEventValue: Sendable {
     /// The type the tracking plan lists for values of this type.

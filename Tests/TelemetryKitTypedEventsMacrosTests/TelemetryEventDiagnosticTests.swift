@@ -122,6 +122,37 @@ struct TelemetryEventDiagnosticTests {
         )
     }
 
+    @Test func aBadNameAndABadPropertyAreBothReported() {
+        assertExpansion(
+            """
+            @TelemetryEvent("TelemetryDeck.checkout")
+            struct Checkout {
+                let items: [Int]
+            }
+            """,
+            expandedSource: """
+                struct Checkout {
+                    let items: [Int]
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'TelemetryDeck.checkout' is in the reserved 'TelemetryDeck.' namespace, "
+                        + "which belongs to the SDK's own events",
+                    line: 1,
+                    column: 17,
+                    fixIts: [FixItSpec(message: "use 'checkout'")]
+                ),
+                DiagnosticSpec(
+                    message: "'items' has the type '[Int]', which an event parameter cannot have (an array); "
+                        + "use String, Int, Double, Bool, Date, UUID, URL, or an enum with String or Int raw values",
+                    line: 3,
+                    column: 16
+                ),
+            ]
+        )
+    }
+
     @Test func aNameThatIsNotALiteralIsRefused() {
         assertExpansion(
             """

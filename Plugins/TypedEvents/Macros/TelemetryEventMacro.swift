@@ -168,13 +168,15 @@ public struct TelemetryEventMacro: ExtensionMacro {
         typeName: String,
         diagnostics: inout Diagnostics
     ) -> String? {
+        let argument = nameArgument(of: node, fallback: typeName, diagnostics: &diagnostics)
+        // The properties are checked even under a bad name, so that every error shows at once.
+        let analysis = PropertyAnalysis.analyze(structDecl.memberBlock, diagnostics: &diagnostics)
         let eventName: String
-        switch nameArgument(of: node, fallback: typeName, diagnostics: &diagnostics) {
+        switch argument {
         case .absent: eventName = typeName
         case .invalid: return nil
         case .given(let name): eventName = name
         }
-        let analysis = PropertyAnalysis.analyze(structDecl.memberBlock, diagnostics: &diagnostics)
         let access = accessPrefix(structDecl.modifiers)
         var members: [String] = []
         members.append(
@@ -211,7 +213,7 @@ public struct TelemetryEventMacro: ExtensionMacro {
         let prefix: String
         switch nameArgument(of: node, fallback: typeName, diagnostics: &diagnostics) {
         case .absent: prefix = typeName
-        case .invalid: return nil
+        case .invalid: prefix = typeName  // the cases are still checked, so that every error shows at once
         case .given(let name): prefix = name
         }
         let cases = CaseAnalysis.analyze(enumDecl.memberBlock, prefix: prefix, diagnostics: &diagnostics)
