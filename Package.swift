@@ -37,7 +37,9 @@ let dependencies: [Package.Dependency] =
         // Trait Tools: the `telemetrykit` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Trait TypedEvents: the `@TelemetryEvent` macro's compiler plugin (and its expansion tests).
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "602.0.0"),
+        // 603 is the release for Swift 6.3: 602's plugin reports an "Internal Error" when the 6.3
+        // compiler ends the session with an empty message.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
     ]
 
 // MARK: - Core

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One event of a tracking plan: its name, and each parameter's key, type and optionality.
 ///
 /// ``TypedEvent/eventSchemas`` produces them (the `@TelemetryEvent` macro writes it from the
@@ -82,9 +88,3 @@ public enum EventParameterType: String, Sendable, Hashable, Codable, CaseIterabl
         }
     }
 }
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif

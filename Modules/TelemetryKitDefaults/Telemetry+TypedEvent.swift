@@ -24,4 +24,19 @@ extension Telemetry {
     nonisolated(nonsending) public static func send(_ event: some TypedEvent, customUserID: String? = nil) async {
         await send(EventInput(event, customUserID: customUserID))
     }
+
+    /// A typed event that is also a `String` enum (`@TelemetryEvent enum Screen: String`): sent
+    /// as the typed event, with its name and parameters, not as a name made of its raw value.
+    public static func event<Event: TypedEvent & RawRepresentable>(_ event: Event, customUserID: String? = nil)
+    where Event.RawValue == String {
+        signal(EventInput(event, customUserID: customUserID))
+    }
+
+    /// The `async` form for a typed event that is also a `String` enum: returns once it is cached.
+    nonisolated(nonsending) public static func event<Event: TypedEvent & RawRepresentable>(
+        _ event: Event,
+        customUserID: String? = nil
+    ) async where Event.RawValue == String {
+        await send(EventInput(event, customUserID: customUserID))
+    }
 }

@@ -23,6 +23,15 @@ private struct ScreenShown: TypedEvent {
     var floatValue: Double? { seconds }
 }
 
+/// A typed event that is also a `String` enum: the facade sends it typed, not by raw value.
+private enum Tab: String, TypedEvent {
+    case home = "tab-home"
+
+    static var eventSchemas: [EventSchema] { [EventSchema(name: "Tab.home")] }
+    var eventName: String { "Tab.home" }
+    var parameters: EventParameters { ["tab": "home"] }
+}
+
 extension FacadeTests {
     @Test func typedEventsGoThroughEveryFacadeCallSiteAsTheirUntypedTwins() async throws {
         await Telemetry.terminate()
@@ -36,9 +45,15 @@ extension FacadeTests {
         Telemetry.signal(ScreenShown(screen: "about", seconds: 2), customUserID: "u-1")
         await Telemetry.send(ScreenShown(screen: "help", seconds: nil))
         Telemetry.signal("Screen.shown", parameters: ["screen": "home"], floatValue: 1.5)
+        await Telemetry.event(Tab.home)
+        let tapped = { Telemetry.event(Tab.home) }
+        tapped()
         await Telemetry.flush()
 
-        let events = spy.deliveredEvents
+        let tabs = spy.deliveredEvents.filter { $0.type != "Screen.shown" }
+        #expect(tabs.map(\.type) == ["Tab.home", "Tab.home"])
+        #expect(tabs.map(\.payload) == [["tab": .string("home")], ["tab": .string("home")]])
+        let events = spy.deliveredEvents.filter { $0.type == "Screen.shown" }
         #expect(events.map(\.type) == Array(repeating: "Screen.shown", count: 5))
         #expect(
             events.map { $0.payload["screen"] }
