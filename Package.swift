@@ -1,5 +1,6 @@
 // swift-tools-version: 6.2
 
+import CompilerPluginSupport
 import PackageDescription
 
 // TelemetryKit: a tiny core (`TelemetryKit`) and one target per plugin.
@@ -35,6 +36,10 @@ let dependencies: [Package.Dependency] =
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Trait Tools: the `telemetrykit` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Trait TypedEvents: the `@TelemetryEvent` macro's compiler plugin (and its expansion tests).
+        // 603 is the release for Swift 6.3: 602's plugin reports an "Internal Error" when the 6.3
+        // compiler ends the session with an empty message.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
     ]
 
 // MARK: - Core
@@ -115,6 +120,8 @@ targets += processor("Calendar")
 targets += processor("Accessibility")
 targets += processor("TrialConversion")
 targets += processor("Consent")
+// Checks untyped events against a `TrackingPlan` (core values); needs no macro, no trait.
+targets += processor("TrackingPlan")
 
 // MARK: - Presets (Plugins/Presets): TelemetryDeck v3's preset events, keys and durations
 
@@ -353,6 +360,63 @@ targets += plugin(
     ]
 )
 
+// MARK: - Typed events (Plugins/TypedEvents, trait TypedEvents)
+
+// `@TelemetryEvent` conforms a struct or an enum to the core's `TypedEvent`. The macro's
+// compiler plugin needs swift-syntax, referenced only under the trait: without it the targets
+// build empty and swift-syntax is never fetched. `TypedEvent`, `TrackingPlan` and the
+// processor live outside (core, TelemetryKitTrackingPlan), so they never need swift-syntax.
+/// swift-syntax's products, only under the trait.
+func swiftSyntax(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "swift-syntax", condition: .when(traits: ["TypedEvents"])) }
+}
+let typedEventsMacros: Target.Dependency = .target(
+    name: "TelemetryKitTypedEventsMacros",
+    condition: .when(traits: ["TypedEvents"])
+)
+targets += [
+    .macro(
+        name: "TelemetryKitTypedEventsMacros",
+        dependencies: swiftSyntax(
+            "SwiftSyntax",
+            "SwiftSyntaxBuilder",
+            "SwiftSyntaxMacros",
+            "SwiftDiagnostics",
+            "SwiftParser",
+            "SwiftCompilerPlugin"
+        ),
+        path: "Plugins/TypedEvents/Macros"
+    ),
+    .target(
+        name: "TelemetryKitTypedEvents",
+        dependencies: ["TelemetryKit", typedEventsMacros],
+        path: "Plugins/TypedEvents/Library"
+    ),
+    // The expansions and every diagnostic, pinned.
+    .testTarget(
+        name: "TelemetryKitTypedEventsMacrosTests",
+        dependencies: [typedEventsMacros]
+            + swiftSyntax(
+                "SwiftSyntax",
+                "SwiftSyntaxMacros",
+                "SwiftSyntaxMacroExpansion",
+                "SwiftDiagnostics",
+                "SwiftSyntaxMacrosGenericTestSupport"
+            ),
+        path: "Tests/TelemetryKitTypedEventsMacrosTests"
+    ),
+    // Expanded events at the client's, EventInput's and AnalyticsClient's call sites, byte for
+    // byte against the untyped call (the facade's are in the facade's serialized suite).
+    .testTarget(
+        name: "TelemetryKitTypedEventsTests",
+        dependencies: [
+            "TelemetryKitTypedEvents", "TelemetryKitTrackingPlan", "TelemetryKitTesting", "TelemetryKitComposable",
+            "TelemetryKitHTTP",
+        ],
+        path: "Tests/TelemetryKitTypedEventsTests"
+    ),
+]
+
 // MARK: - Server lifecycle (Plugins/ServiceLifecycle, trait ServiceLifecycle)
 
 // A `Service` that runs a TelemetryClient in a swift-service-lifecycle `ServiceGroup`.
@@ -479,7 +543,7 @@ let libraryProducts: [String] = [
     "TelemetryKitPreviewFilter", "TelemetryKitDefaultParameters", "TelemetryKitDefaultPrefix", "TelemetryKitValidation",
     "TelemetryKitTestMode", "TelemetryKitUserIdentifier", "TelemetryKitSessionTracking", "TelemetryKitDevice",
     "TelemetryKitAppInfo", "TelemetryKitLocale", "TelemetryKitCalendar", "TelemetryKitAccessibility",
-    "TelemetryKitTrialConversion", "TelemetryKitConsent",
+    "TelemetryKitTrialConversion", "TelemetryKitConsent", "TelemetryKitTrackingPlan", "TelemetryKitTypedEvents",
     "TelemetryKitInMemoryStorage", "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
     "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
     "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
@@ -506,6 +570,10 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description: "TelemetryKitAsyncHTTPClient: an HTTPConnection on swift-server's async-http-client."
+        ),
+        .trait(
+            name: "TypedEvents",
+            description: "TelemetryKitTypedEvents: the @TelemetryEvent macro (swift-syntax)."
         ),
         .default(enabledTraits: []),
     ],

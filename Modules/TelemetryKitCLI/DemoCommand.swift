@@ -180,9 +180,9 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 /// Starts a collector, turning "address in use" into a clear message.
-func startCollector(port: Int) async throws -> Collector {
+func startCollector(port: Int, trackingPlan: TrackingPlan? = nil) async throws -> Collector {
     do {
-        return try await Collector.start(Collector.Configuration(port: port))
+        return try await Collector.start(Collector.Configuration(port: port, trackingPlan: trackingPlan))
     } catch {
         throw ValidationError("Could not listen on 127.0.0.1:\(port): \(error)")
     }

@@ -163,18 +163,34 @@ struct CollectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "seconds"))
     var duration: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "A tracking plan (TrackingPlan.jsonData()) to check received events against.",
+            discussion: "Violating events are accepted, and marked on the page, in /events and here.",
+            valueName: "plan.json"
+        )
+    )
+    var plan: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive.") }
     }
 
     func run() async throws {
-        let collector = try await startCollector(port: port)
+        let trackingPlan = try plan.map(Self.readPlan)
+        let collector = try await startCollector(port: port, trackingPlan: trackingPlan)
         say("Collecting on \(collector.baseURL)  (events: \(collector.baseURL)/events, page: \(collector.baseURL)/)")
+        if let trackingPlan, let plan {
+            say("Checking against \(plan): \(trackingPlan.events.count) event(s)")
+        }
         say("Send with: telemetrykit send Hello.world --endpoint \(collector.baseURL)")
         collector.observe { events in
             for event in events {
                 say(EventLine.format(event))
+                for violation in collector.planViolations(of: event.id) {
+                    say("  ✗ \(violation)")
+                }
             }
         }
         let seconds = duration ?? .infinity
@@ -186,6 +202,22 @@ struct CollectCommand: AsyncParsableCommand {
         }
         await collector.shutdown()
         say("Received \(collector.eventCount) event(s), \(collector.duplicateCount) duplicate(s).")
+        if trackingPlan != nil { say("\(collector.violatingEventCount) event(s) broke the tracking plan.") }
+    }
+
+    /// The plan at `path`, or a validation error that names the file and what is wrong.
+    static func readPlan(_ path: String) throws -> TrackingPlan {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("--plan: cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try TrackingPlan(jsonData: data)
+        } catch {
+            throw ValidationError("--plan: \(path) is not a tracking plan: \(error)")
+        }
     }
 }
 #endif

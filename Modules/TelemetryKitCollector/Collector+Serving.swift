@@ -282,15 +282,20 @@ extension Collector {
     /// Records `events`, counting repeats of known ids; returns how many were new.
     private func store(_ events: [Event], request: IngestRequest) -> Int {
         var request = request
+        // Checked before taking the lock; a repeated event's result is not used.
+        let violations = configuration.trackingPlan.map { plan in
+            events.map { plan.violations(name: $0.type, parameters: $0.payload, floatValue: $0.floatValue) }
+        }
         let (fresh, observers) = state.withLock { state -> ([Event], [@Sendable ([Event]) -> Void]) in
             request.index = state.requests.count
             state.requests.append(request)
             var fresh = [Event]()
-            for event in events {
+            for (position, event) in events.enumerated() {
                 let count = state.receptions[event.id, default: 0]
                 state.receptions[event.id] = count + 1
                 if count == 0 {
                     state.events.append(event)
+                    if let found = violations?[position], !found.isEmpty { state.planViolations[event.id] = found }
                     fresh.append(event)
                 } else {
                     state.duplicates += 1

@@ -40,19 +40,24 @@ public final class Collector: Sendable {
         /// ``WireFormat/telemetryDeck``, what the HTTP transmitter sends by default and all
         /// TelemetryDeck's service accepts.
         public var wireFormat: WireFormat
+        /// The plan received events are checked against; violating events are still
+        /// accepted, and marked on `GET /` and in `GET /events` (nil: no check).
+        public var trackingPlan: TrackingPlan?
 
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
             maximumBodyBytes: Int = 16 << 20,
             pageEventLimit: Int = 50,
-            wireFormat: WireFormat = .telemetryDeck
+            wireFormat: WireFormat = .telemetryDeck,
+            trackingPlan: TrackingPlan? = nil
         ) {
             self.host = host
             self.port = port
             self.maximumBodyBytes = maximumBodyBytes
             self.pageEventLimit = pageEventLimit
             self.wireFormat = wireFormat
+            self.trackingPlan = trackingPlan
         }
     }
 
@@ -60,6 +65,8 @@ public final class Collector: Sendable {
         var events: [Event] = []
         var receptions: [UUID: Int] = [:]
         var duplicates = 0
+        /// What is wrong with each received event that breaks the tracking plan, by event id.
+        var planViolations: [UUID: [TrackingPlanViolation]] = [:]
         var requests: [IngestRequest] = []
         var script: [Fault] = []
         var randomFaults: RandomFaults?
@@ -159,6 +166,15 @@ public final class Collector: Sendable {
         state.withLock { $0.receptions[id] ?? 0 }
     }
 
+    /// How the event with `id` breaks the configuration's tracking plan (empty when it
+    /// conforms, or without a plan).
+    public func planViolations(of id: UUID) -> [TrackingPlanViolation] {
+        state.withLock { $0.planViolations[id] ?? [] }
+    }
+
+    /// How many received events break the configuration's tracking plan.
+    public var violatingEventCount: Int { state.withLock { $0.planViolations.count } }
+
     /// Every ingest request so far, in arrival order.
     public var requests: [IngestRequest] { state.withLock { $0.requests } }
 
@@ -168,6 +184,7 @@ public final class Collector: Sendable {
             state.events = []
             state.receptions = [:]
             state.duplicates = 0
+            state.planViolations = [:]
             state.requests = []
         }
     }

@@ -10,6 +10,7 @@ extension AnalyticsClient {
     /// | `.screen(name:)` | the `navigationPathChanged` preset from the previous screen sent through this analytics client (`""` for the first) to `name` |
     /// | `.userId(id)` | `setUserIdentifier(id)`: later events are attributed to `id` |
     /// | `.userProperty(name:value:)` | `setDefaultParameter(name, value: value)`: later events carry it |
+    /// | `.typedEvent(event)` | `event(EventInput(event))`: the typed event's name, parameters (with their types) and float value |
     /// | `.error(error)` | the `errorOccurred(identifiableError:)` preset, with the id of `AnyIdentifiableError(error)` (its `IdentifiableError` id, else `Type.case` or the type's name) |
     ///
     /// Screens and errors are the same presets the `Telemetry` facade sends, so dashboards
@@ -31,6 +32,8 @@ extension AnalyticsClient {
                 client.setDefaultParameter(name, value: value)
             case let .error(error):
                 client.event(.errorOccurred(identifiableError: AnyIdentifiableError(error)))
+            case let .typedEvent(event):
+                client.event(EventInput(event))
             }
         }
     }

@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 /// One piece of analytics an app reports: an event, a screen view, who the user is, a user
 /// property, or an error.
 ///
@@ -20,6 +22,8 @@ public enum AnalyticsData: Sendable {
     case userProperty(name: String, value: String)
     /// An error the app ran into.
     case error(any Error)
+    /// A typed event (see `TypedEvent`), sent with its own parameter types and float value.
+    case typedEvent(any TypedEvent)
 
     /// An event named `name`: shorthand for `.event(name: name, properties: properties)`.
     public static func event(_ name: String, properties: [String: String] = [:]) -> AnalyticsData {
@@ -45,7 +49,11 @@ extension AnalyticsData: Equatable {
             return lhsName == rhsName && lhsValue == rhsValue
         case let (.error(lhsError), .error(rhsError)):
             return errorsEqual(lhsError, rhsError)
-        case (.event, _), (.screen, _), (.userId, _), (.userProperty, _), (.error, _):
+        case let (.typedEvent(lhsEvent), .typedEvent(rhsEvent)):
+            // Equal when they send the same event, whatever their Swift types.
+            return lhsEvent.eventName == rhsEvent.eventName && lhsEvent.parameters == rhsEvent.parameters
+                && lhsEvent.floatValue == rhsEvent.floatValue
+        case (.event, _), (.screen, _), (.userId, _), (.userProperty, _), (.error, _), (.typedEvent, _):
             return false
         }
     }
@@ -95,6 +103,11 @@ extension AnalyticsData: CustomStringConvertible {
             return "userProperty(\(name): \(value))"
         case let .error(error):
             return "error(\(AnalyticsData.typeName(of: error)): \(error))"
+        case let .typedEvent(event):
+            let parameters = event.parameters.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.stringValue)" }
+            let floatValue = event.floatValue.map { ", floatValue: \($0)" } ?? ""
+            if parameters.isEmpty { return "typedEvent(\(event.eventName)\(floatValue))" }
+            return "typedEvent(\(event.eventName), [\(parameters.joined(separator: ", "))]\(floatValue))"
         }
     }
 

@@ -188,6 +188,40 @@ import TelemetryKitTesting
         #expect(result.output.contains("Collecting on http://127.0.0.1:"))
         #expect(result.output.contains("Received 0 event(s), 0 duplicate(s)."))
     }
+
+    @Test func collectChecksAgainstATrackingPlanFile() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let planURL = scratch.file("plan.json")
+        let plan = TrackingPlan(events: [
+            EventSchema(name: "Checkout.completed"), EventSchema(name: "Checkout.started"),
+        ])
+        try plan.jsonData().write(to: planURL)
+
+        let result = try await run(["collect", "--port", "0", "--duration", "0.5", "--plan", planURL.path])
+
+        #expect(result.status == 0, "stderr: \(result.errors)")
+        #expect(result.output.contains("Checking against \(planURL.path): 2 event(s)"))
+        #expect(result.output.contains("0 event(s) broke the tracking plan."))
+    }
+
+    @Test func collectRefusesAPlanItCannotReadOrParse() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let damaged = scratch.file("damaged.json")
+        try Data(#"{"events": [{"name": 3}]}"#.utf8).write(to: damaged)
+
+        let missing = try await run([
+            "collect", "--port", "0", "--duration", "0.5", "--plan", scratch.file("none.json").path,
+        ])
+        let unreadable = try await run(["collect", "--port", "0", "--duration", "0.5", "--plan", damaged.path])
+
+        #expect(missing.status != 0)
+        #expect(missing.errors.contains("--plan: cannot read \(scratch.file("none.json").path)"))
+        #expect(unreadable.status != 0)
+        #expect(unreadable.errors.contains("--plan: \(damaged.path) is not a tracking plan"))
+        #expect(!unreadable.errors.contains("Fatal error"))
+    }
 }
 
 struct CLITestError: Error, CustomStringConvertible {

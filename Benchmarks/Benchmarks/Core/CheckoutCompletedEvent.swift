@@ -1,0 +1,78 @@
+import TelemetryKit
+
+/// The payment plan of ``CheckoutCompletedEvent``.
+enum CheckoutPlan: String, Sendable {
+    case free
+    case pro
+}
+
+/// A typed event with four parameters and a float value, conformed as `@TelemetryEvent`
+/// expands it (the expansion pinned in TelemetryEventExpansionTests), written out here so the
+/// benchmarks need neither the TypedEvents trait nor swift-syntax.
+///
+/// ```swift
+/// @TelemetryEvent("Checkout.completed")
+/// struct CheckoutCompletedEvent {
+///     let items: Int
+///     let plan: CheckoutPlan
+///     let coupon: String?
+///     let express: Bool
+///     @EventFloatValue let total: Double
+/// }
+/// ```
+struct CheckoutCompletedEvent {
+    let items: Int
+    let plan: CheckoutPlan
+    let coupon: String?
+    let express: Bool
+    let total: Double
+}
+
+extension CheckoutCompletedEvent: TelemetryKit.TypedEvent {
+    static var eventSchemas: [TelemetryKit.EventSchema] {
+        [
+            TelemetryKit.EventSchema(
+                name: "Checkout.completed",
+                parameters: [
+                    TelemetryKit.EventSchema.Parameter(
+                        key: "items",
+                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                        isOptional: false
+                    ),
+                    TelemetryKit.EventSchema.Parameter(
+                        key: "plan",
+                        type: TelemetryKit.TypedEventCoding.parameterType(CheckoutPlan.self),
+                        isOptional: false
+                    ),
+                    TelemetryKit.EventSchema.Parameter(
+                        key: "coupon",
+                        type: TelemetryKit.TypedEventCoding.parameterType(String.self),
+                        isOptional: true
+                    ),
+                    TelemetryKit.EventSchema.Parameter(
+                        key: "express",
+                        type: TelemetryKit.TypedEventCoding.parameterType(Bool.self),
+                        isOptional: false
+                    ),
+                ],
+                floatValue: TelemetryKit.EventSchema.FloatValue(isOptional: false)
+            )
+        ]
+    }
+    var eventName: Swift.String {
+        "Checkout.completed"
+    }
+    var parameters: TelemetryKit.EventParameters {
+        var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 4)
+        values["items"] = TelemetryKit.TypedEventCoding.payloadValue(self.items)
+        values["plan"] = TelemetryKit.TypedEventCoding.payloadValue(self.plan)
+        if let value = self.coupon {
+            values["coupon"] = TelemetryKit.TypedEventCoding.payloadValue(value)
+        }
+        values["express"] = TelemetryKit.TypedEventCoding.payloadValue(self.express)
+        return TelemetryKit.EventParameters(values)
+    }
+    var floatValue: Swift.Double? {
+        self.total
+    }
+}
