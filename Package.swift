@@ -35,6 +35,11 @@ let dependencies: [Package.Dependency] =
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Trait Tools: the `telemetrykit` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Trait OpenTelemetry: the trace and span of the request an event was sent in
+        // (`Instrumentation` holds `ServiceContext` since 1.7).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // Trait Metrics: the client's counters as swift-metrics.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ]
 
 // MARK: - Core
@@ -287,6 +292,48 @@ if let httpTestSupport = targets.first(where: { $0.name == "TelemetryKitHTTPTest
     )
 }
 
+// MARK: OpenTelemetry (trait OpenTelemetry)
+
+// OTLP/HTTP log export from the durable queue, on the HTTP plugin's connection and gzip, and
+// the trace correlation of events sent inside a traced request. Without the trait the target
+// is empty and swift-distributed-tracing is never fetched. Its tests decode every body with
+// the OpenTelemetry project's Python classes (pip `opentelemetry-proto`, installed by
+// scripts/install-system-packages.sh) in Tests/OTLPReceiver/otlp_receiver.py.
+
+targets += plugin(
+    "OpenTelemetry",
+    path: "Plugins/Transmitters/OpenTelemetry",
+    dependencies: [
+        "TelemetryKitHTTP",
+        .product(
+            name: "Instrumentation",
+            package: "swift-distributed-tracing",
+            condition: .when(traits: ["OpenTelemetry"])
+        ),
+    ],
+    testDependencies: [
+        "TelemetryKitHTTP",
+        .product(
+            name: "Instrumentation",
+            package: "swift-distributed-tracing",
+            condition: .when(traits: ["OpenTelemetry"])
+        ),
+    ]
+)
+
+// MARK: - Metrics (Plugins/Metrics, trait Metrics)
+
+// The client's counters (TelemetryStats) as swift-metrics counters and gauges, per destination.
+targets += plugin(
+    "Metrics",
+    path: "Plugins/Metrics",
+    dependencies: [.product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))],
+    testDependencies: [
+        .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+    ]
+)
+
 // MARK: - Transformations (Plugins/Transformations)
 
 targets += plugin("Transformations", path: "Plugins/Transformations/Engine")
@@ -473,7 +520,8 @@ let libraryProducts: [String] = [
     "TelemetryKitTrialConversion", "TelemetryKitConsent",
     "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
     "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
-    "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
+    "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole", "TelemetryKitOpenTelemetry",
+    "TelemetryKitMetrics",
     "TelemetryKitTransformations", "TelemetryKitJavaScript",
     "TelemetryKitComposable", "TelemetryKitSwiftLog", "TelemetryKitServiceLifecycle", "TelemetryKitCollector",
 ]
@@ -498,6 +546,12 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: "TelemetryKitAsyncHTTPClient: an HTTPConnection on swift-server's async-http-client."
         ),
+        .trait(
+            name: "OpenTelemetry",
+            description:
+                "TelemetryKitOpenTelemetry: OTLP/HTTP log export and trace correlation (swift-distributed-tracing)."
+        ),
+        .trait(name: "Metrics", description: "TelemetryKitMetrics: the client's counters as swift-metrics."),
         .default(enabledTraits: []),
     ],
     dependencies: dependencies,

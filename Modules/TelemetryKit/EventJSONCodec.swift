@@ -201,7 +201,7 @@ public enum EventJSONCodec {
     }
 
     /// Writes an integer without building a `String`.
-    static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
         if value >= 0 && value < 10 {
             buffer.append(UInt8(ascii: "0") + UInt8(value))
             return
