@@ -313,6 +313,8 @@ targets += plugin(
     ],
     testDependencies: [
         "TelemetryKitHTTP",
+        // The end-to-end test sends from a durable queue.
+        "TelemetryKitSQLiteCache",
         .product(
             name: "Instrumentation",
             package: "swift-distributed-tracing",

@@ -94,7 +94,12 @@ struct TelemetryMetricsReporterTests {
 
     @Test("run(every:) reports until cancelled, and once more at the end")
     func runLoop() async throws {
-        let (client, _) = Self.makeClient()
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP"),
+            destinations: [Destination(id: "ok", transmitter: SpyEventTransmitter())],
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger()
+        )
         await client.start()
         let metrics = TestMetrics()
         let reporter = TelemetryMetricsReporter(client: client, labelPrefix: "tk", factory: metrics)

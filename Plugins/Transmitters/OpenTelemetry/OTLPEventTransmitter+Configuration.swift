@@ -1,5 +1,5 @@
 #if OpenTelemetry
-public import TelemetryKit
+import TelemetryKit
 public import TelemetryKitHTTP
 
 #if canImport(Glibc)
