@@ -71,9 +71,22 @@ enum OTLPLogRecordMapping {
         if let floatValue = event.floatValue { body(Key.floatValue, .double(floatValue)) }
         body(Key.testMode, .bool(event.isTestMode))
         event.forEachPayloadEntry { key, value in
-            if Key.all.contains(key) { return }
-            if trace != nil && TraceContextProcessor.keys.contains(key) { return }
+            if mayBeTaken(key) {
+                if Key.all.contains(key) { return }
+                if trace != nil && TraceContextProcessor.keys.contains(key) { return }
+            }
             body(key, value)
+        }
+    }
+
+    /// Whether `key` may be one of the keys above or a trace key: they all begin with `l`,
+    /// `s`, `t` or `u`, so most payload keys (the SDK's `TelemetryDeck.*`, say) are let through
+    /// without hashing them.
+    @inline(__always)
+    private static func mayBeTaken(_ key: String) -> Bool {
+        switch key.utf8.first {
+        case UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "u"): return true
+        default: return false
         }
     }
 
