@@ -240,15 +240,10 @@ private final class SharedFragments: Sendable {
 
     private let last = Locked<Entry?>(nil)
 
-    /// Dictionaries are one reference wide on every supported platform; if not, no caching.
-    private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
-
     /// The encoded shared entries of `event` (without braces), or nil when the event has no
     /// shared layer or an upper layer shadows one of the shared keys.
     func fragment(for event: Event) -> [UInt8]? {
-        let shared = event.sharedPayload
-        guard Self.canIdentify, !shared.isEmpty, event.sharedKeysShadowed().isEmpty else { return nil }
-        let identity = withUnsafeBytes(of: shared) { $0.load(as: UInt.self) }
+        guard let (identity, shared) = event.unshadowedSharedLayer() else { return nil }
         if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(shared.count * 48)

@@ -147,6 +147,68 @@ struct OTLPEventTransmitterTests {
         )
     }
 
+    @Test(
+        "the processors' shared metadata layer, encoded once per batch, is right for every event",
+        arguments: [OTLPLogsEncoder.Encoding.protobuf, .json]
+    )
+    func sharedMetadataLayer(encoding: OTLPLogsEncoder.Encoding) async throws {
+        let receiver = try await OTLPReceiver.start()
+        let transmitter = try OTLPEventTransmitter(
+            configuration: Self.configuration(receiver.endpoint, encoding: encoding),
+            logger: SilentLogger()
+        )
+        let metadata: [String: PayloadValue] = [
+            "Device.kind": .string("server"),
+            "Device.cores": .int(2),
+            "session.id": .string("not the event's"),
+        ]
+        var tracedMetadata = metadata
+        tracedMetadata[TraceContextProcessor.traceIDKey] = .string(Self.traceID)
+        tracedMetadata[TraceContextProcessor.spanIDKey] = .string(Self.spanID)
+        tracedMetadata[TraceContextProcessor.traceFlagsKey] = .int(1)
+        func event(_ number: Int, _ shared: [String: PayloadValue], _ own: [String: PayloadValue]) -> Event {
+            Event(
+                appID: "APP",
+                type: "Step.\(number)",
+                clientUser: "u",
+                sessionID: "S",
+                receivedAt: Self.receivedAt,
+                sharedPayload: shared,
+                ownPayload: own
+            )
+        }
+        let events = [
+            event(1, metadata, ["n": .int(1)]),
+            event(2, metadata, ["n": .int(2)]),  // the same layer again
+            event(3, metadata, ["Device.kind": .string("laptop")]),  // shadows a shared key
+            event(4, tracedMetadata, ["n": .int(4)]),
+            event(5, tracedMetadata, ["n": .int(5)]),
+            event(6, metadata, ["n": .int(6)]),  // back to the first layer
+        ]
+        #expect(await transmitter.transmit(events) == .delivered)
+        let state = try await receiver.state()
+        #expect(state.errors == [])  // the receiver refuses duplicate attribute keys too
+        try #require(state.records.count == 6)
+        for (index, record) in state.records.enumerated() {
+            var attributes = record.attributes
+            attributes["log.record.uid"] = nil
+            var expected: [String: [String]] = [
+                "telemetrykit.app_id": ["string", "APP"],
+                "user.hash": ["string", "u"],
+                "session.id": ["string", "S"],
+                "telemetrykit.test_mode": ["bool", "false"],
+                "Device.kind": ["string", index == 2 ? "laptop" : "server"],
+                "Device.cores": ["int", "2"],
+            ]
+            if index != 2 { expected["n"] = ["int", String(index + 1)] }
+            #expect(record.eventName == "Step.\(index + 1)")
+            #expect(attributes == expected)
+            let traced = index == 3 || index == 4
+            #expect(record.traceId == (traced ? Self.traceID : ""))
+            #expect(record.spanId == (traced ? Self.spanID : ""))
+        }
+    }
+
     @Test("trace keys that are not valid ids stay attributes, and the record has no trace")
     func invalidTraceStaysAttributes() async throws {
         let receiver = try await OTLPReceiver.start()

@@ -61,21 +61,66 @@ enum OTLPLogRecordMapping {
         return Trace(traceID: traceID, spanID: spanID, flags: flags)
     }
 
-    /// Calls `body` with each attribute of the record, in order: the event's fields, then its
-    /// payload (without the trace keys when `trace` took them).
-    static func forEachAttribute(of event: Event, trace: Trace?, _ body: (String, PayloadValue) -> Void) {
+    /// Calls `body` with the attributes that come from the event's own fields, in order.
+    static func forEachFieldAttribute(of event: Event, _ body: (String, PayloadValue) -> Void) {
         body(Key.eventID, .string(event.id.uuidString.lowercased()))
         body(Key.appID, .string(event.appID))
         body(Key.userHash, .string(event.clientUser))
         if let sessionID = event.sessionID { body(Key.sessionID, .string(sessionID)) }
         if let floatValue = event.floatValue { body(Key.floatValue, .double(floatValue)) }
         body(Key.testMode, .bool(event.isTestMode))
-        event.forEachPayloadEntry { key, value in
-            if mayBeTaken(key) {
-                if Key.all.contains(key) { return }
-                if trace != nil && TraceContextProcessor.keys.contains(key) { return }
+    }
+
+    /// Whether the payload entry `key` becomes an attribute: not when the event's own field
+    /// has that key, nor a trace key whose ids went into the record's trace fields.
+    @inline(__always)
+    static func isPayloadAttribute(_ key: String, traceTaken: Bool) -> Bool {
+        guard mayBeTaken(key) else { return true }
+        if Key.all.contains(key) { return false }
+        return !(traceTaken && TraceContextProcessor.keys.contains(key))
+    }
+
+    /// The encoded attributes of one shared payload layer (the processors' metadata, the same
+    /// dictionary for every event of a run): written once per batch instead of per event.
+    struct SharedLayerFragment {
+        var identity: UInt
+        var traceTaken: Bool
+        /// Kept so the dictionary's storage, whose address is the identity, is not reused.
+        var entries: [String: PayloadValue]
+        var bytes: [UInt8]
+    }
+
+    /// Appends the payload's attributes with `writer`: the shared layer's from `cache` when
+    /// the event shares the cached layer (encoding and caching it otherwise), then the rest.
+    static func appendPayloadAttributes<Writer: OTLPAttributeWriter>(
+        of event: Event,
+        traceTaken: Bool,
+        cache: inout SharedLayerFragment?,
+        to writer: inout Writer
+    ) {
+        guard let (identity, shared) = event.unshadowedSharedLayer() else {
+            event.forEachPayloadEntry { key, value in
+                if isPayloadAttribute(key, traceTaken: traceTaken) { writer.appendAttribute(key, value) }
             }
-            body(key, value)
+            return
+        }
+        if let cached = cache, cached.identity == identity, cached.traceTaken == traceTaken {
+            writer.bytes.append(contentsOf: cached.bytes)
+        } else {
+            var fragment = Writer()
+            for (key, value) in shared where isPayloadAttribute(key, traceTaken: traceTaken) {
+                fragment.appendAttribute(key, value)
+            }
+            writer.bytes.append(contentsOf: fragment.bytes)
+            cache = SharedLayerFragment(
+                identity: identity,
+                traceTaken: traceTaken,
+                entries: shared,
+                bytes: fragment.bytes
+            )
+        }
+        event.forEachUpperPayloadEntry { key, value in
+            if isPayloadAttribute(key, traceTaken: traceTaken) { writer.appendAttribute(key, value) }
         }
     }
 
@@ -97,5 +142,12 @@ enum OTLPLogRecordMapping {
         guard milliseconds > 0, milliseconds < 18_446_744_073_709 else { return 0 }
         return UInt64(milliseconds) * 1_000_000
     }
+}
+/// Appends one attribute in an encoding's form; the writer's bytes are whole attributes, so
+/// those of one writer can be appended to another's (the cached shared layer).
+protocol OTLPAttributeWriter {
+    init()
+    var bytes: [UInt8] { get set }
+    mutating func appendAttribute(_ key: String, _ value: PayloadValue)
 }
 #endif

@@ -104,8 +104,11 @@ public struct OTLPLogsEncoder: Sendable {
             resourceLogs.appendEncodedMessage(1, encodedResource)  // ResourceLogs.resource = 1
             resourceLogs.appendMessage(2) { scopeLogs in  // ResourceLogs.scope_logs = 2
                 scopeLogs.appendEncodedMessage(1, encodedScope)  // ScopeLogs.scope = 1
+                var sharedLayer: OTLPLogRecordMapping.SharedLayerFragment?
                 for event in events {
-                    scopeLogs.appendMessage(2) { Self.appendProtobufLogRecord(event, to: &$0) }  // log_records = 2
+                    scopeLogs.appendMessage(2) {  // ScopeLogs.log_records = 2
+                        Self.appendProtobufLogRecord(event, sharedLayer: &sharedLayer, to: &$0)
+                    }
                 }
             }
         }
@@ -113,15 +116,25 @@ public struct OTLPLogsEncoder: Sendable {
     }
 
     /// The fields of one `LogRecord`, in field-number order.
-    private static func appendProtobufLogRecord(_ event: Event, to record: inout ProtobufWriter) {
+    private static func appendProtobufLogRecord(
+        _ event: Event,
+        sharedLayer: inout OTLPLogRecordMapping.SharedLayerFragment?,
+        to record: inout ProtobufWriter
+    ) {
         let time = OTLPLogRecordMapping.unixNanoseconds(event.receivedAt)
         let trace = OTLPLogRecordMapping.trace(of: event)
         record.appendFixed64(1, time)  // time_unix_nano
         record.appendUInt32(2, OTLPLogRecordMapping.severityNumber)  // severity_number
         record.appendString(3, OTLPLogRecordMapping.severityText)  // severity_text
-        OTLPLogRecordMapping.forEachAttribute(of: event, trace: trace) { key, value in
-            appendProtobufAttribute(key, value, field: 6, to: &record)  // attributes
+        OTLPLogRecordMapping.forEachFieldAttribute(of: event) { key, value in
+            record.appendAttribute(key, value)  // attributes = 6
         }
+        OTLPLogRecordMapping.appendPayloadAttributes(
+            of: event,
+            traceTaken: trace != nil,
+            cache: &sharedLayer,
+            to: &record
+        )
         if let trace {
             if trace.flags != 0 { record.appendFixed32(8, trace.flags) }  // flags
             record.appendBytes(9, trace.traceID)  // trace_id
@@ -133,7 +146,7 @@ public struct OTLPLogsEncoder: Sendable {
 
     /// A `KeyValue` (key = 1, value = 2) whose `AnyValue` sets exactly one member of its
     /// `oneof` — written even when it is the default (0, false, ""), since presence counts.
-    private static func appendProtobufAttribute(
+    static func appendProtobufAttribute(
         _ key: String,
         _ value: PayloadValue,
         field: UInt32,
@@ -155,57 +168,73 @@ public struct OTLPLogsEncoder: Sendable {
     // MARK: JSON
 
     private func encodeJSON(_ events: [Event], capacity: Int) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(capacity)
-        buffer.append(contentsOf: #"{"resourceLogs":[{"resource":"#.utf8)
-        buffer.append(contentsOf: encodedResource)
-        buffer.append(contentsOf: #","scopeLogs":[{"scope":"#.utf8)
-        buffer.append(contentsOf: encodedScope)
-        buffer.append(contentsOf: #","logRecords":["#.utf8)
+        var writer = JSONAttributeWriter()
+        writer.bytes.reserveCapacity(capacity)
+        writer.bytes.append(contentsOf: #"{"resourceLogs":[{"resource":"#.utf8)
+        writer.bytes.append(contentsOf: encodedResource)
+        writer.bytes.append(contentsOf: #","scopeLogs":[{"scope":"#.utf8)
+        writer.bytes.append(contentsOf: encodedScope)
+        writer.bytes.append(contentsOf: #","logRecords":["#.utf8)
+        var sharedLayer: OTLPLogRecordMapping.SharedLayerFragment?
         for (index, event) in events.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            Self.appendJSONLogRecord(event, to: &buffer)
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            Self.appendJSONLogRecord(event, sharedLayer: &sharedLayer, to: &writer)
         }
-        buffer.append(contentsOf: "]}]}]}".utf8)
-        return buffer
+        writer.bytes.append(contentsOf: "]}]}]}".utf8)
+        return writer.bytes
     }
 
-    private static func appendJSONLogRecord(_ event: Event, to buffer: inout [UInt8]) {
+    private static func appendJSONLogRecord(
+        _ event: Event,
+        sharedLayer: inout OTLPLogRecordMapping.SharedLayerFragment?,
+        to writer: inout JSONAttributeWriter
+    ) {
         let time = OTLPLogRecordMapping.unixNanoseconds(event.receivedAt)
         let trace = OTLPLogRecordMapping.trace(of: event)
-        buffer.append(contentsOf: #"{"timeUnixNano":""#.utf8)
-        appendUnsigned(time, to: &buffer)
-        buffer.append(contentsOf: #"","observedTimeUnixNano":""#.utf8)
-        appendUnsigned(time, to: &buffer)
-        buffer.append(contentsOf: #"","severityNumber":"#.utf8)
-        appendUnsigned(UInt64(OTLPLogRecordMapping.severityNumber), to: &buffer)
-        buffer.append(contentsOf: #","severityText":"#.utf8)
-        EventJSONCodec.appendString(OTLPLogRecordMapping.severityText, to: &buffer)
-        buffer.append(contentsOf: #","eventName":"#.utf8)
-        EventJSONCodec.appendString(event.type, to: &buffer)
+        writer.bytes.append(contentsOf: #"{"timeUnixNano":""#.utf8)
+        appendUnsigned(time, to: &writer.bytes)
+        writer.bytes.append(contentsOf: #"","observedTimeUnixNano":""#.utf8)
+        appendUnsigned(time, to: &writer.bytes)
+        writer.bytes.append(contentsOf: #"","severityNumber":"#.utf8)
+        appendUnsigned(UInt64(OTLPLogRecordMapping.severityNumber), to: &writer.bytes)
+        writer.bytes.append(contentsOf: #","severityText":"#.utf8)
+        EventJSONCodec.appendString(OTLPLogRecordMapping.severityText, to: &writer.bytes)
+        writer.bytes.append(contentsOf: #","eventName":"#.utf8)
+        EventJSONCodec.appendString(event.type, to: &writer.bytes)
         if let trace {
-            buffer.append(contentsOf: #","traceId":""#.utf8)
-            W3CTraceParent.appendHex(trace.traceID, to: &buffer)
-            buffer.append(contentsOf: #"","spanId":""#.utf8)
-            W3CTraceParent.appendHex(trace.spanID, to: &buffer)
-            buffer.append(UInt8(ascii: "\""))
+            writer.bytes.append(contentsOf: #","traceId":""#.utf8)
+            W3CTraceParent.appendHex(trace.traceID, to: &writer.bytes)
+            writer.bytes.append(contentsOf: #"","spanId":""#.utf8)
+            W3CTraceParent.appendHex(trace.spanID, to: &writer.bytes)
+            writer.bytes.append(UInt8(ascii: "\""))
             if trace.flags != 0 {
-                buffer.append(contentsOf: #","flags":"#.utf8)
-                appendUnsigned(UInt64(trace.flags), to: &buffer)
+                writer.bytes.append(contentsOf: #","flags":"#.utf8)
+                appendUnsigned(UInt64(trace.flags), to: &writer.bytes)
             }
         }
-        buffer.append(contentsOf: #","attributes":["#.utf8)
+        writer.bytes.append(contentsOf: #","attributes":["#.utf8)
+        // The field attributes come first, and there is always one (`log.record.uid`): every
+        // attribute after it, cached ones included, is written with its leading comma.
         var first = true
-        OTLPLogRecordMapping.forEachAttribute(of: event, trace: trace) { key, value in
-            if !first { buffer.append(UInt8(ascii: ",")) }
-            first = false
-            appendJSONAttribute(key, value, to: &buffer)
+        OTLPLogRecordMapping.forEachFieldAttribute(of: event) { key, value in
+            if first {
+                appendJSONAttribute(key, value, to: &writer.bytes)
+                first = false
+            } else {
+                writer.appendAttribute(key, value)
+            }
         }
-        buffer.append(contentsOf: "]}".utf8)
+        OTLPLogRecordMapping.appendPayloadAttributes(
+            of: event,
+            traceTaken: trace != nil,
+            cache: &sharedLayer,
+            to: &writer
+        )
+        writer.bytes.append(contentsOf: "]}".utf8)
     }
 
     /// `{"key":…,"value":{"stringValue"|"boolValue"|"intValue"|"doubleValue":…}}`.
-    private static func appendJSONAttribute(_ key: String, _ value: PayloadValue, to buffer: inout [UInt8]) {
+    static func appendJSONAttribute(_ key: String, _ value: PayloadValue, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: #"{"key":"#.utf8)
         EventJSONCodec.appendString(key, to: &buffer)
         switch value {
@@ -229,6 +258,30 @@ public struct OTLPLogsEncoder: Sendable {
     /// Nanosecond times stay below `Int64.max` until the year 2262.
     private static func appendUnsigned(_ value: UInt64, to buffer: inout [UInt8]) {
         EventJSONCodec.appendInteger(Int64(clamping: value), to: &buffer)
+    }
+}
+/// Protobuf attributes: `KeyValue` messages in `LogRecord.attributes` (field 6).
+extension ProtobufWriter: OTLPAttributeWriter {
+    init() {
+        self.init(capacity: 0)
+    }
+
+    mutating func appendAttribute(_ key: String, _ value: PayloadValue) {
+        OTLPLogsEncoder.appendProtobufAttribute(key, value, field: 6, to: &self)
+    }
+}
+
+/// OTLP JSON attributes, each with a leading comma (it follows the record's first attribute).
+struct JSONAttributeWriter: OTLPAttributeWriter {
+    var bytes: [UInt8]
+
+    init() {
+        bytes = []
+    }
+
+    mutating func appendAttribute(_ key: String, _ value: PayloadValue) {
+        bytes.append(UInt8(ascii: ","))
+        OTLPLogsEncoder.appendJSONAttribute(key, value, to: &bytes)
     }
 }
 #endif
