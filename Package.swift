@@ -40,6 +40,11 @@ let dependencies: [Package.Dependency] =
         // 603 is the release for Swift 6.3: 602's plugin reports an "Internal Error" when the 6.3
         // compiler ends the session with an empty message.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        // Trait OpenTelemetry: the trace and span of the request an event was sent in
+        // (`Instrumentation` holds `ServiceContext` since 1.7).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // Trait Metrics: the client's counters as swift-metrics.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ]
 
 // MARK: - Core
@@ -304,6 +309,50 @@ if let httpTestSupport = targets.first(where: { $0.name == "TelemetryKitHTTPTest
     )
 }
 
+// MARK: OpenTelemetry (trait OpenTelemetry)
+
+// OTLP/HTTP log export from the durable queue, on the HTTP plugin's connection and gzip, and
+// the trace correlation of events sent inside a traced request. Without the trait the target
+// is empty and swift-distributed-tracing is never fetched. Its tests decode every body with
+// the OpenTelemetry project's Python classes (pip `opentelemetry-proto`, installed by
+// scripts/install-system-packages.sh) in Tests/OTLPReceiver/otlp_receiver.py.
+
+targets += plugin(
+    "OpenTelemetry",
+    path: "Plugins/Transmitters/OpenTelemetry",
+    dependencies: [
+        "TelemetryKitHTTP",
+        .product(
+            name: "Instrumentation",
+            package: "swift-distributed-tracing",
+            condition: .when(traits: ["OpenTelemetry"])
+        ),
+    ],
+    testDependencies: [
+        "TelemetryKitHTTP",
+        // The end-to-end test sends from a durable queue.
+        "TelemetryKitSQLiteCache",
+        .product(
+            name: "Instrumentation",
+            package: "swift-distributed-tracing",
+            condition: .when(traits: ["OpenTelemetry"])
+        ),
+    ]
+)
+
+// MARK: - Metrics (Plugins/Metrics, trait Metrics)
+
+// The client's counters (TelemetryStats) as swift-metrics counters and gauges, per destination.
+targets += plugin(
+    "Metrics",
+    path: "Plugins/Metrics",
+    dependencies: [.product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))],
+    testDependencies: [
+        .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+    ]
+)
+
 // MARK: - Transformations (Plugins/Transformations)
 
 targets += plugin("Transformations", path: "Plugins/Transformations/Engine")
@@ -546,7 +595,8 @@ let libraryProducts: [String] = [
     "TelemetryKitTrialConversion", "TelemetryKitConsent", "TelemetryKitTrackingPlan", "TelemetryKitTypedEvents",
     "TelemetryKitInMemoryStorage", "TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage",
     "TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache",
-    "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole",
+    "TelemetryKitHTTP", "TelemetryKitAsyncHTTPClient", "TelemetryKitConsole", "TelemetryKitOpenTelemetry",
+    "TelemetryKitMetrics",
     "TelemetryKitTransformations", "TelemetryKitJavaScript",
     "TelemetryKitComposable", "TelemetryKitSwiftLog", "TelemetryKitServiceLifecycle", "TelemetryKitCollector",
 ]
@@ -575,6 +625,12 @@ let package = Package(
             name: "TypedEvents",
             description: "TelemetryKitTypedEvents: the @TelemetryEvent macro (swift-syntax)."
         ),
+        .trait(
+            name: "OpenTelemetry",
+            description:
+                "TelemetryKitOpenTelemetry: OTLP/HTTP log export and trace correlation (swift-distributed-tracing)."
+        ),
+        .trait(name: "Metrics", description: "TelemetryKitMetrics: the client's counters as swift-metrics."),
         .default(enabledTraits: []),
     ],
     dependencies: dependencies,

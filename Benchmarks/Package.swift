@@ -37,6 +37,7 @@ let telemetryKitProducts: [String] = [
     "TelemetryKitJSONLinesCache",
     // Transmitters
     "TelemetryKitHTTP",
+    "TelemetryKitOpenTelemetry",
     // JavaScript transformer
     "TelemetryKitJavaScript",
 ]
@@ -52,7 +53,8 @@ let package = Package(
     name: "TelemetryKitBenchmarks",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
     dependencies: [
-        .package(name: "TelemetryKit", path: ".."),
+        // The OpenTelemetry trait: TelemetryKitOpenTelemetry is empty without it.
+        .package(name: "TelemetryKit", path: "..", traits: ["OpenTelemetry"]),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages TelemetryKit's targets link against, where they are missing:
 # SQLite and zlib headers (durable cache, gzip), pkg-config, and JavaScriptCore (the JavaScript
-# transformer, built with --enable-all-traits). Uses sudo when not run as root.
+# transformer, built with --enable-all-traits), and the OpenTelemetry project's Python protobuf
+# classes that the OTLP tests decode every request body with (PyPI opentelemetry-proto, for
+# Tests/OTLPReceiver/otlp_receiver.py). Uses sudo when not run as root.
 set -euo pipefail
+
+# The OTLP receiver of the TelemetryKitOpenTelemetry tests (trait OpenTelemetry).
+otlp_proto="opentelemetry-proto==1.45.2"
+if ! python3 -c "import opentelemetry.proto.collector.logs.v1.logs_service_pb2" >/dev/null 2>&1; then
+    echo "installing: ${otlp_proto} (pip)" >&2
+    # A Debian-managed python3 refuses user installs unless told (PEP 668).
+    python3 -m pip install --quiet --disable-pip-version-check "${otlp_proto}" \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${otlp_proto}"
+fi
 
 missing=()
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)

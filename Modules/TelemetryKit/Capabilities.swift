@@ -78,3 +78,30 @@ public protocol DurationTracking: Sendable {
 public protocol LifecycleObserving: EventProcessor {
     func attach(lifecycle: AppLifecycle, clock: any TelemetryClock)
 }
+
+/// A processor that reads what only the sender's task knows, when the event is sent.
+///
+/// Processors run later, on the client's intake task, where the sender's task-local values
+/// (a request's trace in swift-distributed-tracing's `ServiceContext.current`, say) are gone.
+/// The client calls ``captureCallSite()`` synchronously inside `event(...)` and `send(...)`,
+/// on the caller's task, and adds what it returns to that event's context metadata — so it
+/// reaches the payload like any processor's metadata: the event's own parameters win, and
+/// prefixing and validation of app keys leave it alone.
+///
+/// ```swift
+/// struct RequestIDCapture: CallSiteCapturing, SynchronousEventProcessor {
+///     func captureCallSite() -> [String: PayloadValue]? {
+///         RequestContext.id.map { ["request_id": .string($0)] }   // a @TaskLocal of the app
+///     }
+///     func process(_ input: inout EventInput, context: inout EventContext) throws {}
+/// }
+/// ```
+///
+/// ## Implementation requirements
+/// - Return quickly and never block: it runs on the sender's thread for every event (return
+///   `nil` when there is nothing to add, so the event costs no allocation).
+/// - Read only: the sender's task is not yours to change.
+public protocol CallSiteCapturing: EventProcessor {
+    /// Metadata for the event being sent, read on the sender's task; `nil` adds nothing.
+    func captureCallSite() -> [String: PayloadValue]?
+}

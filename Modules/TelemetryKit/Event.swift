@@ -225,10 +225,24 @@ public struct Event: Sendable, Identifiable {
         payloadEdits.firstIndex { $0.key == key }
     }
 
+    /// The shared layer when no upper entry shadows one of its keys, with an identity that
+    /// the events sharing its dictionary storage have in common (keep `entries` while the
+    /// identity is kept, so the storage is not reused). The payload is then its entries plus
+    /// ``forEachUpperPayloadEntry(_:)``'s, so a writer encodes the ~50 metadata entries once
+    /// for a run of events (``EventJSONCodec``, the OTLP encoder); `nil` otherwise.
+    package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
+        guard Self.canIdentifySharedLayer, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else { return nil }
+        return (withUnsafeBytes(of: sharedPayload) { $0.load(as: UInt.self) }, sharedPayload)
+    }
+
+    /// Dictionaries are one reference wide on every supported platform; if not, no identity.
+    private static let canIdentifySharedLayer =
+        MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
+
     /// Calls `body` for the own entries the edits do not replace, then for the edits' values:
     /// every entry above the shared layer.
     @usableFromInline
-    func forEachUpperPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
+    package func forEachUpperPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
         if payloadEdits.isEmpty {
             for (key, value) in ownPayload {
                 try body(key, value)

@@ -201,7 +201,7 @@ public enum EventJSONCodec {
     }
 
     /// Writes an integer without building a `String`.
-    static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
         if value >= 0 && value < 10 {
             buffer.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -240,15 +240,10 @@ private final class SharedFragments: Sendable {
 
     private let last = Locked<Entry?>(nil)
 
-    /// Dictionaries are one reference wide on every supported platform; if not, no caching.
-    private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
-
     /// The encoded shared entries of `event` (without braces), or nil when the event has no
     /// shared layer or an upper layer shadows one of the shared keys.
     func fragment(for event: Event) -> [UInt8]? {
-        let shared = event.sharedPayload
-        guard Self.canIdentify, !shared.isEmpty, event.sharedKeysShadowed().isEmpty else { return nil }
-        let identity = withUnsafeBytes(of: shared) { $0.load(as: UInt.self) }
+        guard let (identity, shared) = event.unshadowedSharedLayer() else { return nil }
         if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(shared.count * 48)

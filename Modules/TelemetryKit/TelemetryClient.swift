@@ -71,6 +71,8 @@ public final class TelemetryClient: Sendable {
     /// or less when a destination's overflow bound is smaller, so that a group held in memory
     /// never pushes out its own events and `send` can report them held.
     private let appendGroupSize: Int
+    /// The processors that read the sender's context when an event is sent (see `currentSeed`).
+    private let callSiteCapturers: [any CallSiteCapturing]
     private let runtime = Locked(RuntimeState())
 
     private struct RuntimeState {
@@ -131,6 +133,7 @@ public final class TelemetryClient: Sendable {
         }
         self.intake = Intake(preStartLimit: configuration.preStartBufferLimit)
         self.appendGroupSize = unique.reduce(512) { min($0, max(1, $1.policy.overflowLimit)) }
+        self.callSiteCapturers = processors.compactMap { $0 as? any CallSiteCapturing }
     }
 
     deinit {
@@ -346,8 +349,22 @@ public final class TelemetryClient: Sendable {
         }
     }
 
+    /// The client-level context of an event sent now, on the sender's task: the seed in
+    /// effect, plus what the ``CallSiteCapturing`` processors read there (a trace's ids).
     private var currentSeed: ContextSeed {
-        runtime.withLock { $0.seed }
+        let seed = runtime.withLock { $0.seed }
+        guard !callSiteCapturers.isEmpty else { return seed }
+        var captured: [String: PayloadValue] = [:]
+        for capturer in callSiteCapturers {
+            if let metadata = capturer.captureCallSite() {
+                captured.merge(metadata) { _, later in later }
+            }
+        }
+        guard !captured.isEmpty else { return seed }
+        return ContextSeed(
+            userIdentifier: seed.userIdentifier,
+            defaultParameters: seed.defaultParameters.merging(captured) { _, callSite in callSite }
+        )
     }
 
     /// Adds a parameter to every later event (`nil` removes it). Event parameters win.

@@ -104,7 +104,9 @@ extension AnalyticsData: CustomStringConvertible {
         case let .error(error):
             return "error(\(AnalyticsData.typeName(of: error)): \(error))"
         case let .typedEvent(event):
-            let parameters = event.parameters.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.stringValue)" }
+            let parameters = event.parameters.values.sorted { $0.key < $1.key }.map {
+                "\($0.key): \($0.value.stringValue)"
+            }
             let floatValue = event.floatValue.map { ", floatValue: \($0)" } ?? ""
             if parameters.isEmpty { return "typedEvent(\(event.eventName)\(floatValue))" }
             return "typedEvent(\(event.eventName), [\(parameters.joined(separator: ", "))]\(floatValue))"

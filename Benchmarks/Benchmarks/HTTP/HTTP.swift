@@ -5,23 +5,6 @@ import TelemetryKitDefaults
 import TelemetryKitHTTP
 import TelemetryKitTesting
 
-/// `count` events as the default pipeline finalizes them: realistic payloads (~40 parameters).
-func defaultPipelineEvents(count: Int) async throws -> [Event] {
-    let config = Telemetry.Config(appID: "BENCH-APP", namespace: "bench", appVersion: "2.4.1", buildNumber: "412")
-    let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
-    let screens = ["home", "settings", "profile", "checkout", "search"]
-    var events: [Event] = []
-    for index in 0..<count {
-        let input = EventInput(
-            "Screen.shown",
-            parameters: ["screen": screens[index % screens.count], "index": index, "isReturningVisit": index % 3 == 0],
-            floatValue: Double(index % 100) / 10
-        )
-        events.append(try await pipeline.process(input))
-    }
-    return events
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],

@@ -1,16 +1,16 @@
 import TelemetryKit
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Parses `Retry-After` header values: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
-enum RetryAfter {
+package enum RetryAfter {
     /// The delay in seconds that `value` asks for, measured from `now`; nil when `value` is
     /// neither form. A date in the past means "now" (0).
-    static func seconds(from value: String, now: Date) -> TimeInterval? {
+    package static func seconds(from value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         if trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
