@@ -205,7 +205,9 @@ targets += [
             "TelemetryKitJSONLinesCache",
             "telemetrykit-crashtester",
         ],
-        path: "Tests/TelemetryKitCacheDurabilityTests"
+        path: "Tests/TelemetryKitCacheDurabilityTests",
+        // Files written by earlier on-disk formats: the upgrade tests read them.
+        resources: [.copy("Fixtures")]
     ),
 ]
 
