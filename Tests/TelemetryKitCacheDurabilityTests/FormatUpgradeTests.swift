@@ -5,6 +5,12 @@ import TelemetryKitSQLiteCache
 import TelemetryKitTesting
 import Testing
 
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
 /// The events queued in the fixtures of the first on-disk formats (Fixtures/): a SQLite
 /// database (`format-1.sqlite`, one table of events with their whole JSON) and a JSON-lines
 /// journal (`format-1.jsonl`), both written by the caches as they were before the formats
@@ -92,6 +98,11 @@ struct FormatUpgradeTests {
         #expect(queued.map(\.id) == FormatFixtures.queuedInDatabase.map(\.id))
         #expect(cache.recoveredCorruptions == 0)
         #expect(logger.entries.isEmpty)
+        // Converted in place: the metadata the five events share is stored once (events 3
+        // and 4 have contexts of their own: a shadowed metadata key, no session and test mode).
+        #expect(try Self.query(url, "PRAGMA user_version") == "2")
+        #expect(try Self.query(url, "SELECT COUNT(*) FROM contexts") == "3")
+        #expect(try Self.query(url, "SELECT COUNT(*) FROM events WHERE length(json) < 200") == "5")
 
         let next = FormatFixtures.event(6, "After.update", own: ["n": .int(6)])
         try await cache.append([next])
@@ -115,5 +126,18 @@ struct FormatUpgradeTests {
         try await cache.append([next])
         try await cache.remove(ids: queued.prefix(2).map(\.id))
         #expect(try await cache.peek(limit: 100) == Array(FormatFixtures.queuedInJournal.dropFirst(2)) + [next])
+    }
+
+    /// The first column of the first row of `sql`, as text, through a connection of its own.
+    static func query(_ url: URL, _ sql: String) throws -> String? {
+        var handle: OpaquePointer?
+        defer { sqlite3_close_v2(handle) }
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW,
+            let text = sqlite3_column_text(statement, 0)
+        else { return nil }
+        return String(cString: text)
     }
 }

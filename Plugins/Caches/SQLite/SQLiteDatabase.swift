@@ -57,6 +57,13 @@ struct SQLiteDatabase {
         let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit)
         self.connection = connection
         if let replacement { adopt(replacement) }
+        if connection.droppedByUpgrade > 0 {
+            evicted += connection.droppedByUpgrade
+            logger.warning(
+                "Dropped \(connection.droppedByUpgrade) unreadable event(s) while converting the SQLite event cache "
+                    + "at \(path) to the current format."
+            )
+        }
     }
 
     /// Runs `body` on the connection; when it meets a damaged file, replaces the file (see the

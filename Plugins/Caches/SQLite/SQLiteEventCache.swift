@@ -67,6 +67,7 @@ public final class SQLiteEventCache: EventCaching {
     public let maxEventAge: TimeInterval?
 
     private let frame: CommittedEventCache<SQLiteDatabase>
+    private let rowEncoder = SQLiteRowEncoder()
     private let clock: any TelemetryClock
     private let pruneInterval: TimeInterval
 
@@ -130,7 +131,7 @@ public final class SQLiteEventCache: EventCaching {
 
     public func append(_ events: [Event]) async throws {
         // Encode on the caller's task, outside the lock; the commit itself is shared.
-        try await frame.append(events.map(SQLiteRow.init))
+        try await frame.append(events.map(rowEncoder.row(for:)))
     }
 
     public func peek(limit: Int) async throws -> [Event] {
