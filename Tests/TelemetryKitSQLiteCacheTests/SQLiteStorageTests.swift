@@ -50,6 +50,35 @@ struct SQLiteStorageTests {
         #expect(try await reopened.peek(limit: 2_000) == events)
     }
 
+    /// While it is open: once appends pause, the log is moved into the database and
+    /// truncated, so the files hold little more than the events (125 bytes each here; 2 KB in
+    /// the first format).
+    @Test func atRestTheLogIsTruncatedAndTenThousandEventsTakeUnder200BytesEach() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        let events = (1...10_000).map { Self.event($0) }
+        for start in stride(from: 0, to: events.count, by: 500) {
+            try await cache.append(Array(events[start..<(start + 500)]))
+        }
+        var logBytes = Self.size(url.path + "-wal")
+        for _ in 0..<100 where logBytes > 0 {
+            try await Task.sleep(for: .milliseconds(100))
+            logBytes = Self.size(url.path + "-wal")
+        }
+
+        #expect(logBytes == 0)
+        let bytes = Self.size(url.path) + logBytes
+        #expect(bytes / events.count < 200, "\(bytes) bytes for \(events.count) events")
+        #expect(await cache.count() == 10_000)
+        #expect(try await cache.peek(limit: 3) == Array(events.prefix(3)))
+    }
+
+    static func size(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     @Test func contextsGoWhenTheQueueEmpties() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -122,6 +122,10 @@ final class SQLiteConnection {
             // deleted row (sent events) with zeros in extra page writes. FAST still zeroes what
             // it can without extra I/O; delivered events need no more than that.
             try execute("PRAGMA secure_delete = FAST")
+            // While writes go on without a pause (when the cache checkpoints, see
+            // `restCompactly()`), SQLite's own checkpoints reuse the log; this caps what the
+            // log keeps after one.
+            try execute("PRAGMA journal_size_limit = 1048576")
             // Reads every page of the file once. Counting rows only walks the table: a damaged
             // index or sqlite_sequence page would pass, and then fail every later append or
             // removal. Checked before the schema statements write to the file.
@@ -598,6 +602,14 @@ final class SQLiteConnection {
             }
         }
         return removed
+    }
+
+    /// Makes the files small while the cache rests: gives the pages freed by delivered events
+    /// back to the system (databases created since format 2; an upgraded one after VACUUM),
+    /// then copies the log into the database and truncates it to zero bytes.
+    func restCompactly() throws(SQLiteFailure) {
+        guard !isClosed else { throw closedFailure }
+        try execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
     }
 
     /// Deletes every row.

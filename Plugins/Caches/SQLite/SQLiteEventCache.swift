@@ -125,7 +125,8 @@ public final class SQLiteEventCache: EventCaching {
             name: "SQLite event cache",
             path: path,
             limit: self.limit,
-            logger: logger
+            logger: logger,
+            whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
     }
 

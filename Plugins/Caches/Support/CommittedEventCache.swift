@@ -60,7 +60,23 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     private let committer: GroupCommitter<Store.Record>
     private let logger: any Logging
 
-    package init(store: Store, name: String, path: String, limit: Int, logger: any Logging) {
+    private let idle: IdleWork<Store>?
+
+    /// Creates the frame around `store`.
+    ///
+    /// - Parameters:
+    ///   - whenIdle: work the store does once nothing was written for `idleDelay` after a
+    ///     write (the SQLite cache moves its log into the database and truncates it, so the
+    ///     files are small at rest); its failures are ignored (the next idle time tries again).
+    package init(
+        store: Store,
+        name: String,
+        path: String,
+        limit: Int,
+        logger: any Logging,
+        idleDelay: Duration = .milliseconds(500),
+        whenIdle: (@Sendable (inout Store) throws -> Void)? = nil
+    ) {
         let locked = Locked(store)
         self.store = locked
         self.name = name
@@ -69,10 +85,13 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.logger = logger
         let ioQueue = DispatchQueue(label: "TelemetryKit.\(name)")
         self.ioQueue = ioQueue
+        let idle = whenIdle.map { IdleWork(store: locked, queue: ioQueue, delay: idleDelay, work: $0) }
+        self.idle = idle
         committer = GroupCommitter(queue: ioQueue) { records in
             try Self.perform("append to", on: locked, name: name, path: path) { store in
                 store.evicted += try store.append(records, limit: limit)
             }
+            idle?.noteWrite()
         }
     }
 
@@ -100,10 +119,12 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     package func remove(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await performOnIOQueue("remove from") { try $0.remove(ids: ids) }
+        idle?.noteWrite()
     }
 
     package func removeAll() async throws {
         try await performOnIOQueue("clear") { try $0.removeAll() }
+        idle?.noteWrite()
     }
 
     package var count: Int { store.withLock { $0.count } }
@@ -146,5 +167,64 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// Reads the store's state under the lock (sizes, counters), without failing.
     package func inspect<Result>(_ body: (Store) -> Result) -> Result {
         store.withLock { body($0) }
+    }
+}
+
+/// Runs maintenance on a store once its writes have paused: scheduled `delay` after a write,
+/// postponed while writes go on, then run on the store's queue under its lock.
+///
+/// Holds the store weakly: a closed cache's store is released at once, not after the delay.
+private final class IdleWork<Store>: Sendable {
+    private struct State {
+        var writes = 0
+        var scheduled = false
+    }
+
+    private weak let store: Locked<Store>?
+    private let queue: DispatchQueue
+    private let delay: Duration
+    private let work: @Sendable (inout Store) throws -> Void
+    private let state = Locked(State())
+
+    init(
+        store: Locked<Store>,
+        queue: DispatchQueue,
+        delay: Duration,
+        work: @escaping @Sendable (inout Store) throws -> Void
+    ) {
+        self.store = store
+        self.queue = queue
+        self.delay = delay
+        self.work = work
+    }
+
+    func noteWrite() {
+        let (schedules, writes) = state.withLock { state -> (Bool, Int) in
+            state.writes += 1
+            defer { state.scheduled = true }
+            return (!state.scheduled, state.writes)
+        }
+        if schedules { schedule(after: writes) }
+    }
+
+    private func schedule(after writes: Int) {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.runIfIdle(since: writes)
+        }
+    }
+
+    private func runIfIdle(since writes: Int) {
+        let now = state.withLock { state -> Int? in
+            if state.writes != writes { return state.writes }
+            state.scheduled = false
+            return nil
+        }
+        if let now {
+            schedule(after: now)
+            return
+        }
+        store?.withLock { try? work(&$0) }
     }
 }
