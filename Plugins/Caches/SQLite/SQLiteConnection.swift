@@ -96,8 +96,13 @@ final class SQLiteConnection {
         """
     static let formatVersion: Int64 = 2
 
-    /// Opens (or creates) the database in WAL mode and prepares the statements.
-    init(path: String, fullSync: Bool) throws(SQLiteFailure) {
+    /// Whether ``verify()`` ran: until then ``count`` is unknown.
+    private(set) var isVerified = false
+
+    /// Opens (or creates) the database in WAL mode and prepares the statements, reading no
+    /// more of the file than its schema: the check of every page and the count come with
+    /// ``verify()`` (at once when `verify` is true).
+    init(path: String, fullSync: Bool, verify: Bool) throws(SQLiteFailure) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
@@ -126,11 +131,14 @@ final class SQLiteConnection {
             // `restCompactly()`), SQLite's own checkpoints reuse the log; this caps what the
             // log keeps after one.
             try execute("PRAGMA journal_size_limit = 1048576")
-            // Reads every page of the file once. Counting rows only walks the table: a damaged
-            // index or sqlite_sequence page would pass, and then fail every later append or
-            // removal. Checked before the schema statements write to the file.
-            try quickCheck()
             let version = try queryInt("PRAGMA user_version")
+            guard version <= Self.formatVersion else {
+                throw SQLiteFailure(code: SQLITE_ERROR, message: "format \(version) is newer than this cache's")
+            }
+            if version == 1 {
+                // Converting reads every row anyway; check the pages first (see `verify()`).
+                try quickCheck()
+            }
             let format1Events = version == 1 ? try readFormat1() : nil
             if format1Events != nil {
                 try execute("BEGIN IMMEDIATE; DROP TABLE events;")
@@ -138,7 +146,9 @@ final class SQLiteConnection {
                 // Before the first table: lets a clean-up give freed pages back to the system.
                 try execute("PRAGMA auto_vacuum = INCREMENTAL")
             }
-            try execute(Self.schema)
+            if version != Self.formatVersion {
+                try execute(Self.schema)
+            }
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
@@ -163,7 +173,9 @@ final class SQLiteConnection {
             // After the upgrade's transaction: SQLite refuses these inside one.
             synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
             synchronousFull = try prepare("PRAGMA synchronous = FULL")
-            count = Int(try queryInt("SELECT COUNT(*) FROM events"))
+            if verify {
+                try self.verify()
+            }
         } catch {
             close()
             throw error
@@ -204,6 +216,17 @@ final class SQLiteConnection {
         lastRead = ([], [])
         count = 0
         sqlite3_close_v2(db)
+    }
+
+    /// Checks every page of the file and counts the rows: what opening must know before the
+    /// first append or read, done off the launch path (the cache's first job on its queue).
+    ///
+    /// Reads every page once. Counting rows only walks the table: a damaged index or
+    /// sqlite_sequence page would pass, and then fail every later append or removal.
+    func verify() throws(SQLiteFailure) {
+        try quickCheck()
+        count = Int(try queryInt("SELECT COUNT(*) FROM events"))
+        isVerified = true
     }
 
     /// `PRAGMA quick_check`: every page's structure, without matching indexes to the table.

@@ -20,7 +20,8 @@ public import Foundation
 /// stay cheap).
 ///
 /// A damaged file is recovered from, not kept failing: opening checks every page
-/// (`PRAGMA quick_check`), and damage that SQLite reports later (an append, a peek, a removal)
+/// (`PRAGMA quick_check`, as the first job on the cache's queue, so that opening costs the
+/// same whatever the queue holds, and before any append or read), and damage that SQLite reports later (an append, a peek, a removal)
 /// is handled there. The file is moved aside with a `.corrupt` suffix (numbered when an older
 /// copy exists) for inspection, the events still readable from it go into a fresh database,
 /// and the call that met the damage runs again on it, so the events being appended are kept.
@@ -68,6 +69,8 @@ public final class SQLiteEventCache: EventCaching {
 
     private let frame: CommittedEventCache<SQLiteDatabase>
     private let rowEncoder = SQLiteRowEncoder()
+    /// The check that opening queues has run: the counts are known.
+    private let opened = Locked(false)
     private let clock: any TelemetryClock
     private let pruneInterval: TimeInterval
 
@@ -98,28 +101,13 @@ public final class SQLiteEventCache: EventCaching {
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
         let openedAt = clock.now
-        var database = try SQLiteDatabase(
+        let database = try SQLiteDatabase(
             path: path,
             fullSync: synchronous == .full,
             limit: self.limit,
             logger: logger,
             now: openedAt
         )
-        do {
-            let limit = self.limit
-            database.evicted += try database.run { connection in
-                var evicted = 0
-                if let maxEventAge {
-                    evicted += try connection.prune(
-                        receivedBefore: SQLiteRow.milliseconds(openedAt.addingTimeInterval(-maxEventAge))
-                    )
-                }
-                return evicted + (try connection.enforce(limit: limit))
-            }
-        } catch {
-            throw EventCacheError("Cannot open the SQLite event cache: \(error)", path: path)
-        }
-
         frame = CommittedEventCache(
             store: database,
             name: "SQLite event cache",
@@ -128,6 +116,12 @@ public final class SQLiteEventCache: EventCaching {
             logger: logger,
             whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
+        // Checking the file and counting its rows read every page: the first job on the
+        // cache's queue, ahead of every append and read, instead of on the launch path.
+        frame.startOnIOQueue("check") { [opened] database in
+            defer { opened.set(true) }
+            try database.verifyOpening(maxEventAge: maxEventAge, now: openedAt)
+        }
     }
 
     public func append(_ events: [Event]) async throws {
@@ -158,9 +152,11 @@ public final class SQLiteEventCache: EventCaching {
         try await frame.remove(ids: ids)
     }
 
-    /// The number of queued events, kept in memory (no file access, so no damage is found here).
+    /// The number of queued events, kept in memory (no file access, so no damage is found
+    /// here); right after opening, once the file's check has counted them.
     public func count() async -> Int {
-        frame.count
+        if !opened.current { await frame.waitForQueuedWork() }
+        return frame.count
     }
 
     public func removeAll() async throws {
@@ -168,7 +164,8 @@ public final class SQLiteEventCache: EventCaching {
     }
 
     public func evictedCount() async -> Int {
-        frame.evicted
+        if !opened.current { await frame.waitForQueuedWork() }
+        return frame.evicted
     }
 
     /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
@@ -177,8 +174,11 @@ public final class SQLiteEventCache: EventCaching {
     /// Recovery keeps the cache working without the app's help, so nothing fails visibly;
     /// this count (and the warning logged each time) is how an app or a test sees that it
     /// happened, for example to report failing storage.
+    ///
+    /// Right after opening, reading it waits for the check of the file that opening queues.
     public var recoveredCorruptions: Int {
-        frame.inspect { $0.recoveredCorruptions }
+        if !opened.current { frame.waitForQueuedWorkBlocking() }
+        return frame.inspect { $0.recoveredCorruptions }
     }
 }
 

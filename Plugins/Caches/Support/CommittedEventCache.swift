@@ -164,6 +164,32 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         }
     }
 
+    /// Queues `body` on the I/O queue, ahead of every call made later, without waiting for
+    /// it: work of opening that must come before any append or read but need not hold up the
+    /// caller (an app's launch). A failure is logged; the calls after it meet it again.
+    package func startOnIOQueue(_ action: String, _ body: @escaping @Sendable (inout Store) throws -> Void) {
+        ioQueue.async { [self] in
+            do {
+                try perform(action, body)
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
+    }
+
+    /// Returns once everything queued on the I/O queue before this call has run.
+    package func waitForQueuedWork() async {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume() }
+        }
+    }
+
+    /// ``waitForQueuedWork()`` for a synchronous caller: blocks its thread meanwhile. Only for
+    /// diagnostics read right after opening; never call it on the I/O queue.
+    package func waitForQueuedWorkBlocking() {
+        ioQueue.sync {}
+    }
+
     /// Reads the store's state under the lock (sizes, counters), without failing.
     package func inspect<Result>(_ body: (Store) -> Result) -> Result {
         store.withLock { body($0) }
