@@ -79,6 +79,34 @@ struct SQLiteStorageTests {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
+    /// Count, bytes and age: whichever limit is reached first evicts the oldest events.
+    @Test func theByteLimitEvictsTheOldestAndIsLoggedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let logger = RecordingLogger()
+        let events = EventCacheConformance.numberedEvents(1...30)
+        do {
+            let cache = try SQLiteEventCache(fileURL: url, maxBytes: 1_000, logger: logger)
+            try await cache.append(Array(events[0..<20]))
+            try await cache.append(Array(events[20...]))
+
+            let kept = await cache.count()
+            // An event of these takes 70-odd bytes: its row's own part and its fixed columns.
+            #expect(kept >= 10 && kept <= 14, "\(kept) events kept")
+            #expect(await cache.evictedCount() == 30 - kept)
+            #expect(try await cache.peek(limit: 100) == Array(events.suffix(kept)))
+            #expect(logger.warnings.count == 1)
+            #expect(logger.warnings.first?.contains("is full (10000 events or 1000 bytes)") == true)
+        }
+        // The count limit, when it comes first; and a lower byte limit when opening again.
+        let reopened = try SQLiteEventCache(fileURL: url, limit: 5, maxBytes: 1_000, logger: logger)
+        #expect(try await reopened.peek(limit: 100) == Array(events.suffix(5)))
+        let smaller = try SQLiteEventCache(fileURL: url, maxBytes: 200, logger: logger)
+        #expect(try await smaller.peek(limit: 100) == Array(events.suffix(2)))
+        #expect(await smaller.evictedCount() == 3)
+    }
+
     @Test func contextsGoWhenTheQueueEmpties() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -74,6 +74,14 @@ final class SQLiteConnection {
     private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
     /// The number of rows, kept in step with every write (this connection is the only writer).
     private(set) var count = 0
+    /// The bytes of the events' own data (see ``storedSize(ofJSON:)``), kept in step like `count`.
+    private(set) var storedBytes = 0
+    /// Bytes of the oldest rows read for a byte-limit eviction.
+    private var selectOldestSizes: OpaquePointer?
+
+    /// What an event counts against the byte limit: its row's own part and its fixed columns.
+    /// The context it shares with other events is stored once and not counted.
+    static func storedSize(ofJSON length: Int) -> Int { length + 32 }
 
     /// The format: events refer to their context (see ``SQLiteContext``), stored once per
     /// distinct value; `json` holds only what is the event's own (see ``SQLiteRow``).
@@ -153,17 +161,18 @@ final class SQLiteConnection {
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
             insert = try prepare("INSERT INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
-            deleteByID = try prepare("DELETE FROM events WHERE id = ?1")
-            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1")
+            deleteByID = try prepare("DELETE FROM events WHERE id = ?1 RETURNING length(json)")
+            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1 RETURNING length(json)")
             selectOldest = try prepare(
                 "SELECT seq, id, received_at, context, json FROM events ORDER BY seq LIMIT ?1"
             )
             evictOldest = try prepare(
-                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1)"
+                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1) RETURNING length(json)"
             )
-            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1")
+            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1 RETURNING length(json)")
             deleteAll = try prepare("DELETE FROM events")
-            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
+            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1 RETURNING length(json)")
+            selectOldestSizes = try prepare("SELECT length(json) FROM events ORDER BY seq")
             insertContext = try prepare("INSERT INTO contexts (json) VALUES (?1)")
             selectContext = try prepare("SELECT json FROM contexts WHERE id = ?1")
             deleteContexts = try prepare("DELETE FROM contexts")
@@ -208,6 +217,7 @@ final class SQLiteConnection {
         deleteThroughSequence = nil
         synchronousNormal = nil
         synchronousFull = nil
+        selectOldestSizes = nil
         insertContext = nil
         selectContext = nil
         deleteContexts = nil
@@ -226,6 +236,7 @@ final class SQLiteConnection {
     func verify() throws(SQLiteFailure) {
         try quickCheck()
         count = Int(try queryInt("SELECT COUNT(*) FROM events"))
+        storedBytes = count * Self.storedSize(ofJSON: 0) + Int(try queryInt("SELECT TOTAL(length(json)) FROM events"))
         isVerified = true
     }
 
@@ -400,23 +411,59 @@ final class SQLiteConnection {
 
     // MARK: Operations
 
-    /// Inserts rows in one transaction and evicts the oldest beyond `limit`; returns the
-    /// number evicted.
-    func insert(_ rows: [SQLiteRow], limit: Int) throws(SQLiteFailure) -> Int {
-        let evicted: Int
+    /// Inserts rows in one transaction and evicts the oldest beyond `limit` events or
+    /// `maxBytes` (``storedBytes``), whichever is reached first (the newest event stays);
+    /// returns the number evicted.
+    func insert(_ rows: [SQLiteRow], limit: Int, maxBytes: Int = .max) throws(SQLiteFailure) -> Int {
         do throws(SQLiteFailure) {
-            evicted = try transaction { () throws(SQLiteFailure) -> Int in
+            return try transaction { () throws(SQLiteFailure) -> Int in
                 try insertRows(rows)
-                let overflow = count + rows.count - limit
-                return overflow > 0 ? try evict(overflow) : 0
+                count += rows.count
+                storedBytes += rows.reduce(0) { $0 + Self.storedSize(ofJSON: $1.json.count) }
+                let overflow = count - limit
+                var evicted = overflow > 0 ? try evict(overflow) : 0
+                if storedBytes > maxBytes {
+                    evicted += try evict(try oldestToFree(storedBytes - maxBytes))
+                }
+                return evicted
             }
         } catch {
             // The contexts this transaction stored were rolled back with it.
             contextIDs = nil
             throw error
         }
-        count += rows.count - evicted
-        return evicted
+    }
+
+    /// How many of the oldest rows free at least `bytes`, keeping the newest row.
+    private func oldestToFree(_ bytes: Int) throws(SQLiteFailure) -> Int {
+        guard let selectOldestSizes else { throw closedFailure }
+        defer { sqlite3_reset(selectOldestSizes) }
+        var freed = 0
+        var number = 0
+        while freed < bytes, number < count - 1 {
+            let result = sqlite3_step(selectOldestSizes)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            freed += Self.storedSize(ofJSON: Int(sqlite3_column_int64(selectOldestSizes, 0)))
+            number += 1
+        }
+        return number
+    }
+
+    /// Steps a `DELETE … RETURNING length(json)` to its end; takes the rows from ``count``
+    /// and ``storedBytes`` and returns how many it deleted.
+    private func runDeletion(_ statement: OpaquePointer) throws(SQLiteFailure) -> Int {
+        defer { sqlite3_reset(statement) }
+        var deleted = 0
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            deleted += 1
+            storedBytes -= Self.storedSize(ofJSON: Int(sqlite3_column_int64(statement, 0)))
+        }
+        count -= deleted
+        return deleted
     }
 
     /// Inserts rows (and their contexts not stored yet) in the open transaction.
@@ -505,28 +552,32 @@ final class SQLiteConnection {
     }
 
     /// Evicts the oldest rows beyond `limit` (after a lower limit at open); returns how many.
-    func enforce(limit: Int) throws(SQLiteFailure) -> Int {
+    func enforce(limit: Int, maxBytes: Int = .max) throws(SQLiteFailure) -> Int {
         let overflow = count - limit
-        guard overflow > 0 else { return 0 }
-        let evicted = try transaction { () throws(SQLiteFailure) -> Int in try evict(overflow) }
-        count -= evicted
-        return evicted
+        guard overflow > 0 || storedBytes > maxBytes else { return 0 }
+        return try transaction { () throws(SQLiteFailure) -> Int in
+            var evicted = overflow > 0 ? try evict(overflow) : 0
+            if storedBytes > maxBytes {
+                evicted += try evict(try oldestToFree(storedBytes - maxBytes))
+            }
+            return evicted
+        }
     }
 
+    /// Deletes the `number` oldest rows; returns how many it deleted.
     private func evict(_ number: Int) throws(SQLiteFailure) -> Int {
         guard let evictOldest else { throw closedFailure }
+        guard number > 0 else { return 0 }
+        lastRead = ([], [])
         sqlite3_bind_int64(evictOldest, 1, Int64(number))
-        try run(evictOldest)
-        return Int(sqlite3_changes(db))
+        return try runDeletion(evictOldest)
     }
 
     /// Deletes rows received before `cutoffMilliseconds`; returns how many.
     func prune(receivedBefore cutoffMilliseconds: Int64) throws(SQLiteFailure) -> Int {
         guard let pruneOlder else { throw closedFailure }
         sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
-        try run(pruneOlder)
-        let pruned = Int(sqlite3_changes(db))
-        count -= pruned
+        let pruned = try runDeletion(pruneOlder)
         try dropContextsIfEmpty()
         return pruned
     }
@@ -580,10 +631,9 @@ final class SQLiteConnection {
             try transaction { () throws(SQLiteFailure) in
                 for sequence in unreadableSequences {
                     sqlite3_bind_int64(deleteBySequence, 1, sequence)
-                    try run(deleteBySequence)
+                    _ = try runDeletion(deleteBySequence)
                 }
             }
-            count -= unreadableSequences.count
             try dropContextsIfEmpty()
         }
         // A prefix of the rows read is "every row up to a sequence number" only if no
@@ -596,7 +646,6 @@ final class SQLiteConnection {
     func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
         guard !ids.isEmpty else { return 0 }
         let removed = try withoutFsync { () throws(SQLiteFailure) -> Int in try delete(ids: ids) }
-        count -= removed
         try dropContextsIfEmpty()
         return removed
     }
@@ -609,8 +658,7 @@ final class SQLiteConnection {
             // sequence numbers (AUTOINCREMENT never reuses one), so these are exactly the rows
             // up to the last one's sequence number (or fewer, if some were removed since).
             sqlite3_bind_int64(deleteThroughSequence, 1, lastRead.sequences[ids.count - 1])
-            try run(deleteThroughSequence)
-            removed = Int(sqlite3_changes(db))
+            removed = try runDeletion(deleteThroughSequence)
             lastRead.ids.removeFirst(ids.count)
             lastRead.sequences.removeFirst(ids.count)
         } else {
@@ -618,8 +666,7 @@ final class SQLiteConnection {
                 var removed = 0
                 for id in ids {
                     try bind(id, to: deleteByID, at: 1)
-                    try run(deleteByID)
-                    removed += Int(sqlite3_changes(db))
+                    removed += try runDeletion(deleteByID)
                 }
                 return removed
             }
@@ -640,6 +687,8 @@ final class SQLiteConnection {
         guard let deleteAll else { throw closedFailure }
         try withoutFsync { () throws(SQLiteFailure) in try run(deleteAll) }
         count = 0
+        storedBytes = 0
+        lastRead = ([], [])
         try dropContextsIfEmpty()
     }
 
@@ -700,6 +749,7 @@ final class SQLiteConnection {
     private func transaction<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
         guard let begin, let commit, let rollback else { throw closedFailure }
         try run(begin)
+        let (countBefore, bytesBefore) = (count, storedBytes)
         do {
             let result = try body()
             try run(commit)
@@ -707,6 +757,7 @@ final class SQLiteConnection {
         } catch {
             _ = sqlite3_step(rollback)
             sqlite3_reset(rollback)
+            (count, storedBytes) = (countBefore, bytesBefore)
             throw error
         }
     }

@@ -40,6 +40,8 @@ struct SQLiteDatabase {
     let fullSync: Bool
     /// The cache's limit, applied to the rows salvaged from a damaged file.
     let limit: Int
+    /// The most bytes of event data kept (``SQLiteConnection/storedBytes``).
+    let maxBytes: Int
     let logger: any Logging
     private(set) var connection: SQLiteConnection
     /// Damaged or unusable files replaced so far, at opening and later.
@@ -49,10 +51,11 @@ struct SQLiteDatabase {
     var lastPrune: Date
 
     /// Opens or creates the database; replaces a file that is damaged or holds another schema.
-    init(path: String, fullSync: Bool, limit: Int, logger: any Logging, now: Date) throws {
+    init(path: String, fullSync: Bool, limit: Int, maxBytes: Int, logger: any Logging, now: Date) throws {
         self.path = path
         self.fullSync = fullSync
         self.limit = limit
+        self.maxBytes = maxBytes
         self.logger = logger
         lastPrune = now
         let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit, verify: false)
@@ -92,7 +95,7 @@ struct SQLiteDatabase {
     /// damaged file is replaced here, before any append or read), counts the rows, drops
     /// events older than `maxEventAge` and evicts beyond the limit.
     mutating func verifyOpening(maxEventAge: TimeInterval?, now: Date) throws {
-        let limit = limit
+        let (limit, maxBytes) = (limit, maxBytes)
         evicted += try run { connection in
             if !connection.isVerified { try connection.verify() }
             var evicted = 0
@@ -101,7 +104,7 @@ struct SQLiteDatabase {
                     receivedBefore: SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
                 )
             }
-            return evicted + (try connection.enforce(limit: limit))
+            return evicted + (try connection.enforce(limit: limit, maxBytes: maxBytes))
         }
     }
 

@@ -64,6 +64,14 @@ public final class SQLiteEventCache: EventCaching {
     public let fileURL: URL
     /// The maximum number of events kept.
     public let limit: Int
+    /// The most bytes of event data kept: each event's own part as stored (about 60–150
+    /// bytes for an event of the default processors with a few parameters; the metadata that
+    /// many events share is stored once and not counted).
+    public let maxBytes: Int
+
+    /// The default ``maxBytes``: 8 MiB, about 60,000 typical events, so ``limit`` is reached
+    /// first unless events carry large parameters.
+    public static let defaultMaxBytes = 8 * 1024 * 1024
     /// Events older than this (by `receivedAt`) are dropped; `nil` keeps them.
     public let maxEventAge: TimeInterval?
 
@@ -79,6 +87,10 @@ public final class SQLiteEventCache: EventCaching {
     /// - Parameters:
     ///   - fileURL: the database file (`-wal` and `-shm` files appear beside it).
     ///   - limit: the maximum number of events kept (default 10,000); the oldest are evicted.
+    ///   - maxBytes: the most bytes of event data kept (default ``defaultMaxBytes``); the
+    ///     oldest are evicted. Whichever of `limit`, `maxBytes` and `maxEventAge` is reached
+    ///     first evicts; evictions count in ``evictedCount()`` and are logged once until the
+    ///     next delivery.
     ///   - maxEventAge: drop events older than this many seconds; `nil` keeps them.
     ///   - synchronous: `.normal` (default) survives the process ending in any way; `.full`
     ///     also survives a power cut, with an fsync per append (see ``Synchronous``).
@@ -89,6 +101,7 @@ public final class SQLiteEventCache: EventCaching {
     public init(
         fileURL: URL,
         limit: Int = 10_000,
+        maxBytes: Int = SQLiteEventCache.defaultMaxBytes,
         maxEventAge: TimeInterval? = nil,
         synchronous: Synchronous = .normal,
         logger: any Logging = StandardErrorLogger(),
@@ -96,6 +109,7 @@ public final class SQLiteEventCache: EventCaching {
     ) throws {
         self.fileURL = fileURL
         self.limit = max(1, limit)
+        self.maxBytes = max(1, maxBytes)
         self.maxEventAge = maxEventAge
         self.clock = clock
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
@@ -105,6 +119,7 @@ public final class SQLiteEventCache: EventCaching {
             path: path,
             fullSync: synchronous == .full,
             limit: self.limit,
+            maxBytes: self.maxBytes,
             logger: logger,
             now: openedAt
         )
@@ -113,6 +128,7 @@ public final class SQLiteEventCache: EventCaching {
             name: "SQLite event cache",
             path: path,
             limit: self.limit,
+            maxBytes: self.maxBytes,
             logger: logger,
             whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
@@ -188,7 +204,8 @@ extension SQLiteDatabase: CommittedEventStore {
     var count: Int { connection.count }
 
     mutating func append(_ rows: [SQLiteRow], limit: Int) throws -> Int {
-        try run { try $0.insert(rows, limit: limit) }
+        let maxBytes = maxBytes
+        return try run { try $0.insert(rows, limit: limit, maxBytes: maxBytes) }
     }
 
     mutating func remove(ids: [UUID]) throws {

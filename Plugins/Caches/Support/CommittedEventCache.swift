@@ -61,6 +61,8 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     private let logger: any Logging
 
     private let idle: IdleWork<Store>?
+    /// Appends have evicted events since the last removal (a delivery): logged once per episode.
+    private let evicting: Locked<Bool>
 
     /// Creates the frame around `store`.
     ///
@@ -73,6 +75,7 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         name: String,
         path: String,
         limit: Int,
+        maxBytes: Int,
         logger: any Logging,
         idleDelay: Duration = .milliseconds(500),
         whenIdle: (@Sendable (inout Store) throws -> Void)? = nil
@@ -87,11 +90,28 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.ioQueue = ioQueue
         let idle = whenIdle.map { IdleWork(store: locked, queue: ioQueue, delay: idleDelay, work: $0) }
         self.idle = idle
+        let evicting = Locked(false)
+        self.evicting = evicting
         committer = GroupCommitter(queue: ioQueue) { records in
-            try Self.perform("append to", on: locked, name: name, path: path) { store in
-                store.evicted += try store.append(records, limit: limit)
+            let evicted = try Self.perform("append to", on: locked, name: name, path: path) { store in
+                let evicted = try store.append(records, limit: limit)
+                store.evicted += evicted
+                return evicted
             }
             idle?.noteWrite()
+            let startsAnEpisode = {
+                evicting.withLock { evicting in
+                    defer { evicting = true }
+                    return !evicting
+                }
+            }
+            if evicted > 0, startsAnEpisode() {
+                logger.warning(
+                    "The \(name) at \(path) is full (\(limit) events or \(maxBytes) bytes): evicted the "
+                        + "\(evicted) oldest event(s) to keep new ones. Further evictions are counted in the "
+                        + "client's stats (evicted), and logged again once events are delivered."
+                )
+            }
         }
     }
 
@@ -119,6 +139,7 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     package func remove(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await performOnIOQueue("remove from") { try $0.remove(ids: ids) }
+        evicting.set(false)
         idle?.noteWrite()
     }
 
