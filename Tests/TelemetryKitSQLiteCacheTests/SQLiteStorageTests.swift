@@ -107,6 +107,31 @@ struct SQLiteStorageTests {
         #expect(await smaller.evictedCount() == 3)
     }
 
+    /// `.normal` (the default) commits without an fsync, `.full` with one, also after a
+    /// removal (which runs at NORMAL for its own commit).
+    @Test(arguments: [(SQLiteEventCache.Synchronous.normal, Int64(1)), (.full, 2)])
+    func theConnectionRunsAtTheSynchronousSettingAsked(
+        _ synchronous: SQLiteEventCache.Synchronous,
+        level: Int64
+    )
+        async throws
+    {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = try SQLiteEventCache(
+            fileURL: directory.file("events.sqlite"),
+            synchronous: synchronous,
+            logger: RecordingLogger()
+        )
+        #expect(cache.connectionSynchronousSetting == level)
+        let events = EventCacheConformance.numberedEvents(1...3)
+        try await cache.append(events)
+        try await cache.remove(ids: [events[1].id])
+        #expect(cache.connectionSynchronousSetting == level)
+        let defaulted = try SQLiteEventCache(fileURL: directory.file("default.sqlite"), logger: RecordingLogger())
+        #expect(defaulted.connectionSynchronousSetting == 1)
+    }
+
     @Test func contextsGoWhenTheQueueEmpties() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

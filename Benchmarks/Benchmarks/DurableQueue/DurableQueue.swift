@@ -166,7 +166,7 @@ let benchmarks: @Sendable () -> Void = {
             "Default pipeline into \(name)",
             SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: cache),
             input: input,
-            awaitedConfiguration: name.hasPrefix("SQLiteEventCache (default") ? .perEvent : .perDurableAppend
+            awaitedConfiguration: .perDurableAppend
         )
     }
 }

@@ -53,8 +53,6 @@ final class SQLiteConnection {
     private var pruneOlder: OpaquePointer?
     private var deleteAll: OpaquePointer?
     private var deleteThroughSequence: OpaquePointer?
-    private var synchronousNormal: OpaquePointer?
-    private var synchronousFull: OpaquePointer?
     private var insertContext: OpaquePointer?
     private var selectContext: OpaquePointer?
     private var deleteContexts: OpaquePointer?
@@ -179,9 +177,6 @@ final class SQLiteConnection {
             if let format1Events {
                 try upgrade(format1Events)
             }
-            // After the upgrade's transaction: SQLite refuses these inside one.
-            synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
-            synchronousFull = try prepare("PRAGMA synchronous = FULL")
             if verify {
                 try self.verify()
             }
@@ -215,8 +210,6 @@ final class SQLiteConnection {
         pruneOlder = nil
         deleteAll = nil
         deleteThroughSequence = nil
-        synchronousNormal = nil
-        synchronousFull = nil
         selectOldestSizes = nil
         insertContext = nil
         selectContext = nil
@@ -696,13 +689,17 @@ final class SQLiteConnection {
     /// power cut only means a re-send (delivery is at-least-once), and the next fsynced
     /// commit makes it durable too. Appends stay fsynced.
     private func withoutFsync<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
-        guard fullSync, let synchronousNormal, let synchronousFull else { return try body() }
-        try run(synchronousNormal)
-        defer {
-            _ = sqlite3_step(synchronousFull)
-            sqlite3_reset(synchronousFull)
-        }
+        // Not prepared statements: SQLite applies `PRAGMA synchronous = …` when it prepares
+        // one (so preparing both left every connection at FULL), not when it runs it.
+        guard fullSync else { return try body() }
+        try execute("PRAGMA synchronous = NORMAL")
+        defer { _ = try? execute("PRAGMA synchronous = FULL") }
         return try body()
+    }
+
+    /// SQLite's `PRAGMA synchronous` on this connection now: 1 NORMAL, 2 FULL.
+    var synchronousSetting: Int64? {
+        try? queryInt("PRAGMA synchronous")
     }
 
     // MARK: Helpers

@@ -184,6 +184,12 @@ public final class SQLiteEventCache: EventCaching {
         return frame.evicted
     }
 
+    /// SQLite's `PRAGMA synchronous` on the cache's connection (1 NORMAL, 2 FULL), for tests
+    /// of ``Synchronous``: a commit's durability cannot be seen from outside the process.
+    package var connectionSynchronousSetting: Int64? {
+        frame.inspect { $0.connection.synchronousSetting }
+    }
+
     /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
     /// database, at opening or later.
     ///
