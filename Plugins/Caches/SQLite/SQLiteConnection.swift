@@ -471,11 +471,24 @@ final class SQLiteConnection {
                 contextID = try storedContextID(row.context)
                 lastContext = (row.context.json, contextID)
             }
-            try bind(row.id, to: insert, at: 1)
             sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
             sqlite3_bind_int64(insert, 3, contextID)
-            try bindBlob(row.json, to: insert, at: 4)
-            try run(insert)
+            // The id and the row's bytes are bound without a copy (SQLITE_STATIC, a null
+            // destructor): they stay valid until the step below has written them.
+            let result = withUnsafeBytes(of: row.id.uuid) { id in
+                row.json.withUnsafeBytes { json in
+                    let boundID = sqlite3_bind_blob(insert, 1, id.baseAddress, Int32(id.count), nil)
+                    let boundJSON = sqlite3_bind_blob(insert, 4, json.baseAddress, Int32(json.count), nil)
+                    guard boundID == SQLITE_OK else { return boundID }
+                    guard boundJSON == SQLITE_OK else { return boundJSON }
+                    let stepped = sqlite3_step(insert)
+                    sqlite3_reset(insert)
+                    // Unbound before the buffers go: a later failure message must not read them.
+                    sqlite3_clear_bindings(insert)
+                    return stepped == SQLITE_DONE ? SQLITE_OK : stepped
+                }
+            }
+            try check(result)
         }
     }
 
