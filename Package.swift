@@ -226,8 +226,12 @@ targets += [
             "TelemetryKitSQLiteCache",
             "TelemetryKitJSONLinesCache",
             "telemetrykit-crashtester",
+            // The upgrade tests look into a converted database.
+            .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
         ],
-        path: "Tests/TelemetryKitCacheDurabilityTests"
+        path: "Tests/TelemetryKitCacheDurabilityTests",
+        // Files written by earlier on-disk formats: the upgrade tests read them.
+        resources: [.copy("Fixtures")]
     ),
 ]
 

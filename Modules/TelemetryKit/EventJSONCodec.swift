@@ -111,6 +111,25 @@ public enum EventJSONCodec {
         buffer.append(UInt8(ascii: "}"))
     }
 
+    /// The payload's entries in two parts, each without braces, for a cache that stores the
+    /// shared layer (the processors' metadata) once for all the events that share it:
+    /// `shared` is the shared layer's encoding, the same array for every event with the same
+    /// layer (compare it first by identity), and `upper` the entries above it. When the
+    /// payload has no shared layer, or an upper entry shadows or removes a shared one,
+    /// `shared` is nil and `upper` holds every entry.
+    package static func payloadLayers(of event: Event) -> (shared: [UInt8]?, upper: [UInt8]) {
+        var upper: [UInt8] = []
+        var first = true
+        if let fragment = sharedFragments.fragment(for: event) {
+            upper.reserveCapacity((event.ownPayload.count + event.payloadEdits.count) * 32)
+            event.forEachUpperPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
+            return (fragment, upper)
+        }
+        upper.reserveCapacity((event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48)
+        event.forEachPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
+        return (nil, upper)
+    }
+
     /// Writes `"key":value`, preceded by a comma unless it is the first entry.
     static func appendEntry(_ key: String, _ value: PayloadValue, first: inout Bool, to buffer: inout [UInt8]) {
         if !first { buffer.append(UInt8(ascii: ",")) }

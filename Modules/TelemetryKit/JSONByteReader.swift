@@ -389,7 +389,8 @@ package struct JSONByteReader {
         return date
     }
 
-    private mutating func readPayload() throws(EventJSONCodecError) -> [String: PayloadValue] {
+    /// Reads a payload object (`package`: the SQLite cache reads its rows' payloads with it).
+    package mutating func readPayload() throws(EventJSONCodecError) -> [String: PayloadValue] {
         var payload: [String: PayloadValue] = [:]
         try expect(UInt8(ascii: "{"))
         if consume(UInt8(ascii: "}")) { return payload }

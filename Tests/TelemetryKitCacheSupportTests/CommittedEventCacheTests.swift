@@ -64,8 +64,32 @@ struct CommittedEventCacheTests {
             name: "test event cache",
             path: "/data/events",
             limit: limit,
+            maxBytes: 1_000_000,
             logger: logger
         )
+    }
+
+    /// A full queue evicts on every append; one warning says so until a delivery makes room.
+    @Test func evictionsAreLoggedOncePerEpisode() async throws {
+        let logger = RecordingLogger()
+        let frame = Self.frame(limit: 3, logger: logger)
+        try await frame.append((1...5).map(Self.event))
+        try await frame.append([Self.event(6)])
+        try await frame.append([Self.event(7)])
+
+        #expect(frame.evicted == 4)
+        #expect(logger.warnings.count == 1)
+        #expect(logger.warnings.first?.contains("test event cache at /data/events is full") == true)
+        #expect(logger.warnings.first?.contains("evicted the 2 oldest event(s)") == true)
+
+        let queued = try await frame.read { store in (store.events, []) }
+        try await frame.remove(ids: [queued[0].id])
+        try await frame.append([Self.event(8)])
+        #expect(logger.warnings.count == 1)
+        try await frame.append([Self.event(9)])
+
+        #expect(frame.evicted == 5)
+        #expect(logger.warnings.count == 2)
     }
 
     @Test func concurrentAppendsAreAllStoredInEachCallersOrderAndEvictionsCounted() async throws {

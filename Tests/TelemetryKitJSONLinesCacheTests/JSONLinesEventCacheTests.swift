@@ -18,7 +18,8 @@ struct JSONLinesEventCacheTests {
             }
         }
         try await conformance.run(check)
-        #expect(logger.warnings == [])
+        // Only the eviction check fills a cache, and that is logged.
+        #expect(logger.warnings.filter { !$0.contains("is full") } == [])
     }
 
     @Test func writesOneLinePerEventAndAnAcknowledgementPerRemoval() async throws {
@@ -202,6 +203,34 @@ struct JSONLinesEventCacheTests {
         let lowered = try JSONLinesEventCache(fileURL: url, limit: 1)
         #expect(try await lowered.peek(limit: 10) == [events[4]])
         #expect(await lowered.evictedCount() == 2)
+    }
+
+    /// Count and bytes: whichever limit is reached first evicts the oldest events.
+    @Test func theByteLimitEvictsTheOldestAndIsLoggedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let logger = RecordingLogger()
+        let events = EventCacheConformance.numberedEvents(1...30)
+        let lineBytes = EventJSONCodec.encode(events[0]).count + 1
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url, maxBytes: lineBytes * 10, logger: logger)
+            try await cache.append(Array(events[0..<20]))
+            try await cache.append(Array(events[20...]))
+
+            let kept = await cache.count()
+            // Lines of later events are a byte or two longer (two-digit numbers).
+            #expect(kept >= 8 && kept <= 10, "\(kept) events kept")
+            #expect(await cache.evictedCount() == 30 - kept)
+            #expect(try await cache.peek(limit: 100) == Array(events.suffix(kept)))
+            #expect(logger.warnings.count == 1)
+            #expect(logger.warnings.first?.contains("is full (10000 events or \(lineBytes * 10) bytes)") == true)
+        }
+        let reopened = try JSONLinesEventCache(fileURL: url, limit: 5, maxBytes: lineBytes * 10, logger: logger)
+        #expect(try await reopened.peek(limit: 100) == Array(events.suffix(5)))
+        let smaller = try JSONLinesEventCache(fileURL: url, maxBytes: lineBytes * 2 + 8, logger: logger)
+        #expect(try await smaller.peek(limit: 100) == Array(events.suffix(2)))
+        #expect(await smaller.evictedCount() == 3)
     }
 
     @Test func anUnwritableDirectoryThrowsATypedErrorWithThePath() throws {

@@ -35,6 +35,35 @@ struct SQLiteCorruptionRecoveryTests {
         #expect(fixture.logger.entries.count == 1)
     }
 
+    /// Opening reads no page beyond the schema (its cost does not grow with the queue); the
+    /// check of every page is the cache's first job, so the appends made right after opening
+    /// already go to the recovered database, behind the events saved from the damaged one.
+    @Test(arguments: ["events_id", "sqlite_sequence", "contexts"])
+    func appendsRightAfterOpeningADamagedFileLandBehindTheSavedEvents(_ object: String) async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let events = EventCacheConformance.numberedEvents(1...30)
+        try await fixture.fillAndClose(with: events)
+        // The last connection deletes the log when it closes (and first copies it into the
+        // file, which would undo damage done before).
+        for _ in 0..<100 where FileManager.default.fileExists(atPath: fixture.url.path + "-wal") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try damagePage(rootPage(of: object, at: fixture.url), of: fixture.url)
+
+        let cache = try fixture.open()
+        let later = EventCacheConformance.numberedEvents(31...33)
+        try await cache.append(later)
+
+        let expected = object == "contexts" ? later : events + later
+        #expect(try await cache.peek(limit: 100) == expected)
+        #expect(await cache.count() == expected.count)
+        fixture.expectRecoveries(1, of: cache, saying: ["at \(fixture.url.path) was damaged"])
+        let reopened = try fixture.open()
+        #expect(try await reopened.peek(limit: 100) == expected)
+        #expect(reopened.recoveredCorruptions == 0)
+    }
+
     @Test func anAppendThatMeetsADamagedIndexLandsInTheFreshDatabase() async throws {
         let fixture = try DamagedCacheFixture()
         defer { fixture.remove() }

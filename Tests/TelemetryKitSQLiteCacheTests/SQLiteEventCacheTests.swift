@@ -26,7 +26,8 @@ struct SQLiteEventCacheTests {
             }
         }
         try await conformance.run(check)
-        #expect(logger.warnings == [])
+        // Only the eviction check fills a cache, and that is logged.
+        #expect(logger.warnings.filter { !$0.contains("is full") } == [])
     }
 
     @Test func randomBytesAreMovedAsideAndTheCacheStartsEmpty() async throws {

@@ -30,6 +30,13 @@ public final class JSONLinesEventCache: EventCaching {
     public let fileURL: URL
     /// The maximum number of events kept.
     public let limit: Int
+    /// The most bytes of live event lines kept. A line holds the whole event with its
+    /// metadata (about 2 KB with the default processors' ~50 entries), so the default
+    /// (``defaultMaxBytes``, 8 MiB) keeps about 4,000 such events.
+    public let maxBytes: Int
+
+    /// The default ``maxBytes``: 8 MiB.
+    public static let defaultMaxBytes = 8 * 1024 * 1024
 
     private let frame: CommittedEventCache<JSONLinesStore>
 
@@ -38,12 +45,21 @@ public final class JSONLinesEventCache: EventCaching {
     /// - Parameters:
     ///   - fileURL: the journal file.
     ///   - limit: the maximum number of events kept (default 10,000); the oldest are evicted.
-    ///   - logger: receives the warnings (a torn last line, unreadable lines).
+    ///   - maxBytes: the most bytes of event lines kept (default ``defaultMaxBytes``); the
+    ///     oldest are evicted. Whichever limit is reached first evicts; evictions count in
+    ///     ``evictedCount()`` and are logged once until the next delivery.
+    ///   - logger: receives the warnings (a torn last line, unreadable lines, evictions).
     /// - Throws: ``EventCacheError`` with the path when the directory or file cannot be
     ///   created, read or written.
-    public init(fileURL: URL, limit: Int = 10_000, logger: any Logging = StandardErrorLogger()) throws {
+    public init(
+        fileURL: URL,
+        limit: Int = 10_000,
+        maxBytes: Int = JSONLinesEventCache.defaultMaxBytes,
+        logger: any Logging = StandardErrorLogger()
+    ) throws {
         self.fileURL = fileURL
         self.limit = max(1, limit)
+        self.maxBytes = max(1, maxBytes)
         let path = fileURL.path
         let directory = fileURL.deletingLastPathComponent().path
         do {
@@ -57,7 +73,7 @@ public final class JSONLinesEventCache: EventCaching {
         let journal: JSONLinesJournal
         let report: JSONLinesJournal.LoadReport
         do {
-            journal = try JSONLinesJournal(path: path)
+            journal = try JSONLinesJournal(path: path, maxBytes: self.maxBytes)
             report = try journal.load(limit: self.limit)
         } catch {
             throw EventCacheError("Cannot open the JSON-lines event cache: \(error)", path: path)
@@ -79,6 +95,7 @@ public final class JSONLinesEventCache: EventCaching {
             name: "JSON-lines event cache",
             path: path,
             limit: self.limit,
+            maxBytes: self.maxBytes,
             logger: logger
         )
     }

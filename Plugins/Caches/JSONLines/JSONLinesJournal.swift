@@ -84,6 +84,8 @@ package final class JSONLinesJournal {
     static let ackPrefix: [UInt8] = Array(#"{"ack":["#.utf8)
 
     let path: String
+    /// The most bytes of live event lines kept (newlines included); the oldest are evicted.
+    let maxBytes: Int
     private var descriptor: Int32
     private var entries: [Entry] = []
     private var head = 0
@@ -93,8 +95,9 @@ package final class JSONLinesJournal {
     var count: Int { entries.count - head }
 
     /// Opens (creating if needed) and reads the journal at `path`.
-    init(path: String) throws(JournalFailure) {
+    init(path: String, maxBytes: Int = .max) throws(JournalFailure) {
         self.path = path
+        self.maxBytes = maxBytes
         descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw JournalFailure("open") }
         syncDirectory()
@@ -237,7 +240,7 @@ package final class JSONLinesJournal {
             buffer.append(contentsOf: record.json)
             buffer.append(0x0A)
         }
-        let overflow = max(0, count + records.count - limit)
+        let overflow = self.overflow(adding: newEntries, limit: limit)
         if overflow > 0 {
             let oldLive = entries[head...]
             let evictedIDs =
@@ -257,6 +260,25 @@ package final class JSONLinesJournal {
         liveBytes += newEntries.reduce(0) { $0 + Int64($1.length) + 1 }
         dropOldest(overflow)
         try compactIfNeeded()
+        return overflow
+    }
+
+    /// How many of the oldest events (the live ones, then `newEntries`) go so that at most
+    /// `limit` events and ``maxBytes`` bytes stay; the newest event always stays.
+    private func overflow(adding newEntries: [Entry] = [], limit: Int) -> Int {
+        let total = count + newEntries.count
+        var overflow = max(0, total - limit)
+        var bytes = liveBytes + newEntries.reduce(0) { $0 + Int64($1.length) + 1 }
+        guard bytes > Int64(maxBytes) || overflow > 0 else { return 0 }
+        func size(_ index: Int) -> Int64 {
+            let entry = index < count ? entries[head + index] : newEntries[index - count]
+            return Int64(entry.length) + 1
+        }
+        for index in 0..<overflow { bytes -= size(index) }
+        while bytes > Int64(maxBytes), overflow < total - 1 {
+            bytes -= size(overflow)
+            overflow += 1
+        }
         return overflow
     }
 
@@ -344,7 +366,7 @@ package final class JSONLinesJournal {
 
     /// Acknowledges the oldest events beyond `limit`; returns how many.
     private func enforce(limit: Int) throws(JournalFailure) -> Int {
-        let overflow = count - limit
+        let overflow = overflow(limit: limit)
         guard overflow > 0 else { return 0 }
         let line = Self.ackLine(entries[head..<(head + overflow)].map(\.id))
         try writeAll(line)

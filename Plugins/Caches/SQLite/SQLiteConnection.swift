@@ -12,32 +12,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One event, encoded for the table (outside the connection lock).
-struct SQLiteRow: Sendable {
-    var id: UUID
-    var receivedAtMilliseconds: Int64
-    var json: [UInt8]
-
-    init(_ event: Event) {
-        id = event.id
-        receivedAtMilliseconds = SQLiteRow.milliseconds(event.receivedAt)
-        json = EventJSONCodec.encode(event)
-    }
-
-    /// A row as stored (salvaged from a damaged file).
-    init(id: UUID, receivedAtMilliseconds: Int64, json: [UInt8]) {
-        self.id = id
-        self.receivedAtMilliseconds = receivedAtMilliseconds
-        self.json = json
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        guard value.isFinite else { return 0 }
-        return Int64(max(min(value, 9e15), -9e15))
-    }
-}
-
 /// A failed SQLite call: the result code and SQLite's message.
 struct SQLiteFailure: Error, CustomStringConvertible {
     var code: Int32
@@ -79,28 +53,62 @@ final class SQLiteConnection {
     private var pruneOlder: OpaquePointer?
     private var deleteAll: OpaquePointer?
     private var deleteThroughSequence: OpaquePointer?
-    private var synchronousNormal: OpaquePointer?
-    private var synchronousFull: OpaquePointer?
+    private var insertContext: OpaquePointer?
+    private var selectContext: OpaquePointer?
+    private var deleteContexts: OpaquePointer?
     private let fullSync: Bool
+    /// The stored contexts by hash, loaded on the first append (a handful: the queue's
+    /// sessions), so an append finds its context's id without a query.
+    private var contextIDs: [UInt64: [(id: Int64, json: [UInt8])]]?
+    /// Contexts decoded for reads, by id: each is decoded once and its metadata dictionary is
+    /// shared by every event read with it.
+    private var decodedContexts: [Int64: SQLiteContext.Decoded] = [:]
+    /// The number of stored contexts after the last clean-up of unreferenced ones.
+    private var contextsAfterCleanUp = 0
+    /// Events of an earlier format that could not be converted when the file was upgraded.
+    private(set) var droppedByUpgrade = 0
     /// The ids and sequence numbers of the last `oldest` read, oldest first: removing a prefix
     /// of them (the dispatcher's case) is one range delete instead of one lookup per id.
     private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
     /// The number of rows, kept in step with every write (this connection is the only writer).
     private(set) var count = 0
+    /// The bytes of the events' own data (see ``storedSize(ofJSON:)``), kept in step like `count`.
+    private(set) var storedBytes = 0
+    /// Bytes of the oldest rows read for a byte-limit eviction.
+    private var selectOldestSizes: OpaquePointer?
 
+    /// What an event counts against the byte limit: its row's own part and its fixed columns.
+    /// The context it shares with other events is stored once and not counted.
+    static func storedSize(ofJSON length: Int) -> Int { length + 32 }
+
+    /// The format: events refer to their context (see ``SQLiteContext``), stored once per
+    /// distinct value; `json` holds only what is the event's own (see ``SQLiteRow``).
+    /// Version 1 kept each event's whole JSON in `json` (about 2 KB with the default
+    /// processors' metadata) and is converted on opening.
     static let schema = """
+        CREATE TABLE IF NOT EXISTS contexts (
+            id INTEGER PRIMARY KEY,
+            json BLOB NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS events (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             id BLOB NOT NULL,
             received_at INTEGER NOT NULL,
-            json TEXT NOT NULL
+            context INTEGER NOT NULL,
+            json BLOB NOT NULL
         );
         CREATE INDEX IF NOT EXISTS events_id ON events(id);
-        PRAGMA user_version = 1;
+        PRAGMA user_version = 2;
         """
+    static let formatVersion: Int64 = 2
 
-    /// Opens (or creates) the database in WAL mode and prepares the statements.
-    init(path: String, fullSync: Bool) throws(SQLiteFailure) {
+    /// Whether ``verify()`` ran: until then ``count`` is unknown.
+    private(set) var isVerified = false
+
+    /// Opens (or creates) the database in WAL mode and prepares the statements, reading no
+    /// more of the file than its schema: the check of every page and the count come with
+    /// ``verify()`` (at once when `verify` is true).
+    init(path: String, fullSync: Bool, verify: Bool) throws(SQLiteFailure) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
@@ -125,27 +133,53 @@ final class SQLiteConnection {
             // deleted row (sent events) with zeros in extra page writes. FAST still zeroes what
             // it can without extra I/O; delivered events need no more than that.
             try execute("PRAGMA secure_delete = FAST")
-            // Reads every page of the file once. Counting rows only walks the table: a damaged
-            // index or sqlite_sequence page would pass, and then fail every later append or
-            // removal. Checked before the schema statements write to the file.
-            try quickCheck()
-            try execute(Self.schema)
+            // While writes go on without a pause (when the cache checkpoints, see
+            // `restCompactly()`), SQLite's own checkpoints reuse the log; this caps what the
+            // log keeps after one.
+            try execute("PRAGMA journal_size_limit = 1048576")
+            let version = try queryInt("PRAGMA user_version")
+            guard version <= Self.formatVersion else {
+                throw SQLiteFailure(code: SQLITE_ERROR, message: "format \(version) is newer than this cache's")
+            }
+            if version == 1 {
+                // Converting reads every row anyway; check the pages first (see `verify()`).
+                try quickCheck()
+            }
+            let format1Events = version == 1 ? try readFormat1() : nil
+            if format1Events != nil {
+                try execute("BEGIN IMMEDIATE; DROP TABLE events;")
+            } else if version == 0 {
+                // Before the first table: lets a clean-up give freed pages back to the system.
+                try execute("PRAGMA auto_vacuum = INCREMENTAL")
+            }
+            if version != Self.formatVersion {
+                try execute(Self.schema)
+            }
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
-            insert = try prepare("INSERT INTO events (id, received_at, json) VALUES (?1, ?2, ?3)")
-            deleteByID = try prepare("DELETE FROM events WHERE id = ?1")
-            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1")
-            selectOldest = try prepare("SELECT seq, json FROM events ORDER BY seq LIMIT ?1")
-            evictOldest = try prepare(
-                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1)"
+            insert = try prepare("INSERT INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
+            deleteByID = try prepare("DELETE FROM events WHERE id = ?1 RETURNING length(json)")
+            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1 RETURNING length(json)")
+            selectOldest = try prepare(
+                "SELECT seq, id, received_at, context, json FROM events ORDER BY seq LIMIT ?1"
             )
-            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1")
+            evictOldest = try prepare(
+                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1) RETURNING length(json)"
+            )
+            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1 RETURNING length(json)")
             deleteAll = try prepare("DELETE FROM events")
-            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1")
-            synchronousNormal = try prepare("PRAGMA synchronous = NORMAL")
-            synchronousFull = try prepare("PRAGMA synchronous = FULL")
-            count = Int(try queryInt("SELECT COUNT(*) FROM events"))
+            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1 RETURNING length(json)")
+            selectOldestSizes = try prepare("SELECT length(json) FROM events ORDER BY seq")
+            insertContext = try prepare("INSERT INTO contexts (json) VALUES (?1)")
+            selectContext = try prepare("SELECT json FROM contexts WHERE id = ?1")
+            deleteContexts = try prepare("DELETE FROM contexts")
+            if let format1Events {
+                try upgrade(format1Events)
+            }
+            if verify {
+                try self.verify()
+            }
         } catch {
             close()
             throw error
@@ -176,11 +210,27 @@ final class SQLiteConnection {
         pruneOlder = nil
         deleteAll = nil
         deleteThroughSequence = nil
-        synchronousNormal = nil
-        synchronousFull = nil
+        selectOldestSizes = nil
+        insertContext = nil
+        selectContext = nil
+        deleteContexts = nil
+        contextIDs = nil
+        decodedContexts = [:]
         lastRead = ([], [])
         count = 0
         sqlite3_close_v2(db)
+    }
+
+    /// Checks every page of the file and counts the rows: what opening must know before the
+    /// first append or read, done off the launch path (the cache's first job on its queue).
+    ///
+    /// Reads every page once. Counting rows only walks the table: a damaged index or
+    /// sqlite_sequence page would pass, and then fail every later append or removal.
+    func verify() throws(SQLiteFailure) {
+        try quickCheck()
+        count = Int(try queryInt("SELECT COUNT(*) FROM events"))
+        storedBytes = count * Self.storedSize(ofJSON: 0) + Int(try queryInt("SELECT TOTAL(length(json)) FROM events"))
+        isVerified = true
     }
 
     /// `PRAGMA quick_check`: every page's structure, without matching indexes to the table.
@@ -203,11 +253,69 @@ final class SQLiteConnection {
         )
     }
 
+    // MARK: Earlier formats
+
+    /// The events of a version 1 file (each row the event's whole JSON), oldest first; rows
+    /// that do not decode are counted in ``droppedByUpgrade``.
+    private func readFormat1() throws(SQLiteFailure) -> [Event] {
+        let (events, unreadable) = Self.readFormat1(db)
+        if let failure = unreadable.stoppedBy { throw failure }
+        droppedByUpgrade = unreadable.undecodable
+        return events
+    }
+
+    private static func readFormat1(
+        _ db: OpaquePointer
+    ) -> ([Event], (undecodable: Int, stoppedBy: SQLiteFailure?)) {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, "SELECT json FROM events ORDER BY seq", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else {
+            return ([], (0, SQLiteFailure(code: prepared, message: String(cString: sqlite3_errmsg(db)))))
+        }
+        var events: [Event] = []
+        var undecodable = 0
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { return (events, (undecodable, nil)) }
+            guard result == SQLITE_ROW else {
+                return (
+                    events, (undecodable, SQLiteFailure(code: result, message: String(cString: sqlite3_errmsg(db))))
+                )
+            }
+            let length = Int(sqlite3_column_bytes(statement, 0))
+            let json = UnsafeRawBufferPointer(start: sqlite3_column_text(statement, 0), count: length)
+            if let event = try? EventJSONCodec.decode(json) {
+                events.append(event)
+            } else {
+                undecodable += 1
+            }
+        }
+    }
+
+    /// Writes the events of a version 1 file in this format, in the transaction that dropped
+    /// the old table (so a crash leaves the old file or the new one), then rebuilds the file
+    /// without the old table's pages.
+    private func upgrade(_ events: [Event]) throws(SQLiteFailure) {
+        do throws(SQLiteFailure) {
+            let encoder = SQLiteRowEncoder()
+            try insertRows(SQLiteRow.layeringSharedEntries(events).map(encoder.row(for:)))
+            try execute("COMMIT")
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
+    }
+
+    // MARK: Salvage
+
     /// Reads the rows of a damaged file, oldest first, up to the first unreadable page.
     ///
     /// Damage often spares the table: a broken index or `sqlite_sequence` page loses nothing,
-    /// and a broken table page loses only the rows from there on. The file is opened read-only,
-    /// so the copy kept for inspection stays as it was found.
+    /// and a broken table page loses only the rows from there on. Rows whose context cannot
+    /// be read are left behind. The file is opened read-only, so the copy kept for inspection
+    /// stays as it was found.
     ///
     /// - Returns: the rows read, and the failure that stopped the reading (nil if none did).
     static func salvage(path: String) -> (rows: [SQLiteRow], stoppedBy: SQLiteFailure?) {
@@ -218,8 +326,14 @@ final class SQLiteConnection {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             return ([], SQLiteFailure(code: opened, message: message))
         }
+        if queryVersion(handle) == 1 {
+            let (events, unreadable) = readFormat1(handle)
+            let encoder = SQLiteRowEncoder()
+            return (SQLiteRow.layeringSharedEntries(events).map(encoder.row(for:)), unreadable.stoppedBy)
+        }
+        let contexts = salvageContexts(handle)
         var statement: OpaquePointer?
-        let sql = "SELECT id, received_at, json FROM events ORDER BY seq"
+        let sql = "SELECT id, received_at, context, json FROM events ORDER BY seq"
         let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         guard prepared == SQLITE_OK, let statement else {
@@ -233,75 +347,244 @@ final class SQLiteConnection {
                 return (rows, SQLiteFailure(code: result, message: String(cString: sqlite3_errmsg(handle))))
             }
             // A row whose id is not a UUID could never be removed by id: leave it behind.
-            guard sqlite3_column_bytes(statement, 0) == 16, let idBytes = sqlite3_column_blob(statement, 0) else {
+            guard let id = uuid(statement, column: 0), let context = contexts[sqlite3_column_int64(statement, 2)] else {
                 continue
             }
-            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: idBytes, count: 16)) }
-            let length = Int(sqlite3_column_bytes(statement, 2))
-            let json = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_text(statement, 2), count: length))
             rows.append(
                 SQLiteRow(
-                    id: UUID(uuid: uuid),
+                    id: id,
                     receivedAtMilliseconds: sqlite3_column_int64(statement, 1),
-                    json: json
+                    context: context,
+                    json: bytes(statement, column: 3)
                 )
             )
         }
     }
 
+    /// The contexts of a damaged file that can be read, by id.
+    private static func salvageContexts(_ handle: OpaquePointer) -> [Int64: SQLiteContext] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT id, json FROM contexts", -1, &statement, nil) == SQLITE_OK,
+            let statement
+        else {
+            sqlite3_finalize(statement)
+            return [:]
+        }
+        defer { sqlite3_finalize(statement) }
+        var contexts: [Int64: SQLiteContext] = [:]
+        while sqlite3_step(statement) == SQLITE_ROW {
+            contexts[sqlite3_column_int64(statement, 0)] = SQLiteContext(json: bytes(statement, column: 1))
+        }
+        return contexts
+    }
+
+    private static func queryVersion(_ handle: OpaquePointer) -> Int64? {
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(handle, "PRAGMA user_version", -1, &statement, nil) == SQLITE_OK,
+            sqlite3_step(statement) == SQLITE_ROW
+        else { return nil }
+        return sqlite3_column_int64(statement, 0)
+    }
+
+    private static func uuid(_ statement: OpaquePointer, column: Int32) -> UUID? {
+        guard sqlite3_column_bytes(statement, column) == 16, let bytes = sqlite3_column_blob(statement, column) else {
+            return nil
+        }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+        return UUID(uuid: uuid)
+    }
+
+    private static func bytes(_ statement: OpaquePointer, column: Int32) -> [UInt8] {
+        let length = Int(sqlite3_column_bytes(statement, column))
+        guard length > 0, let start = sqlite3_column_blob(statement, column) else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: start, count: length))
+    }
+
     // MARK: Operations
 
-    /// Inserts rows in one transaction and evicts the oldest beyond `limit`; returns the
-    /// number evicted.
-    func insert(_ rows: [SQLiteRow], limit: Int) throws(SQLiteFailure) -> Int {
-        guard let insert else { throw closedFailure }
-        let evicted = try transaction { () throws(SQLiteFailure) -> Int in
-            for row in rows {
-                try bind(row.id, to: insert, at: 1)
-                sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
-                let bound = row.json.withUnsafeBytes { raw in
-                    sqlite3_bind_text(
-                        insert,
-                        3,
-                        raw.baseAddress?.assumingMemoryBound(to: CChar.self),
-                        Int32(raw.count),
-                        transientDestructor
-                    )
+    /// Inserts rows in one transaction and evicts the oldest beyond `limit` events or
+    /// `maxBytes` (``storedBytes``), whichever is reached first (the newest event stays);
+    /// returns the number evicted.
+    func insert(_ rows: [SQLiteRow], limit: Int, maxBytes: Int = .max) throws(SQLiteFailure) -> Int {
+        do throws(SQLiteFailure) {
+            return try transaction { () throws(SQLiteFailure) -> Int in
+                try insertRows(rows)
+                count += rows.count
+                storedBytes += rows.reduce(0) { $0 + Self.storedSize(ofJSON: $1.json.count) }
+                let overflow = count - limit
+                var evicted = overflow > 0 ? try evict(overflow) : 0
+                if storedBytes > maxBytes {
+                    evicted += try evict(try oldestToFree(storedBytes - maxBytes))
                 }
-                try check(bound)
-                try run(insert)
+                return evicted
             }
-            let overflow = count + rows.count - limit
-            return overflow > 0 ? try evict(overflow) : 0
+        } catch {
+            // The contexts this transaction stored were rolled back with it.
+            contextIDs = nil
+            throw error
         }
-        count += rows.count - evicted
-        return evicted
+    }
+
+    /// How many of the oldest rows free at least `bytes`, keeping the newest row.
+    private func oldestToFree(_ bytes: Int) throws(SQLiteFailure) -> Int {
+        guard let selectOldestSizes else { throw closedFailure }
+        defer { sqlite3_reset(selectOldestSizes) }
+        var freed = 0
+        var number = 0
+        while freed < bytes, number < count - 1 {
+            let result = sqlite3_step(selectOldestSizes)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            freed += Self.storedSize(ofJSON: Int(sqlite3_column_int64(selectOldestSizes, 0)))
+            number += 1
+        }
+        return number
+    }
+
+    /// Steps a `DELETE … RETURNING length(json)` to its end; takes the rows from ``count``
+    /// and ``storedBytes`` and returns how many it deleted.
+    private func runDeletion(_ statement: OpaquePointer) throws(SQLiteFailure) -> Int {
+        defer { sqlite3_reset(statement) }
+        var deleted = 0
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            deleted += 1
+            storedBytes -= Self.storedSize(ofJSON: Int(sqlite3_column_int64(statement, 0)))
+        }
+        count -= deleted
+        return deleted
+    }
+
+    /// Inserts rows (and their contexts not stored yet) in the open transaction.
+    private func insertRows(_ rows: [SQLiteRow]) throws(SQLiteFailure) {
+        guard let insert else { throw closedFailure }
+        var lastContext: (json: [UInt8], id: Int64)?
+        for row in rows {
+            let contextID: Int64
+            if let lastContext, lastContext.json == row.context.json {
+                contextID = lastContext.id
+            } else {
+                contextID = try storedContextID(row.context)
+                lastContext = (row.context.json, contextID)
+            }
+            sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
+            sqlite3_bind_int64(insert, 3, contextID)
+            // The id and the row's bytes are bound without a copy (SQLITE_STATIC, a null
+            // destructor): they stay valid until the step below has written them.
+            let result = withUnsafeBytes(of: row.id.uuid) { id in
+                row.json.withUnsafeBytes { json in
+                    let boundID = sqlite3_bind_blob(insert, 1, id.baseAddress, Int32(id.count), nil)
+                    let boundJSON = sqlite3_bind_blob(insert, 4, json.baseAddress, Int32(json.count), nil)
+                    guard boundID == SQLITE_OK else { return boundID }
+                    guard boundJSON == SQLITE_OK else { return boundJSON }
+                    let stepped = sqlite3_step(insert)
+                    sqlite3_reset(insert)
+                    // Unbound before the buffers go: a later failure message must not read them.
+                    sqlite3_clear_bindings(insert)
+                    return stepped == SQLITE_DONE ? SQLITE_OK : stepped
+                }
+            }
+            try check(result)
+        }
+    }
+
+    /// The id of the stored context equal to `context`, storing it first if there is none.
+    private func storedContextID(_ context: SQLiteContext) throws(SQLiteFailure) -> Int64 {
+        if contextIDs == nil { try loadContextIDs() }
+        if let id = contextIDs?[context.hash]?.first(where: { $0.json == context.json })?.id {
+            return id
+        }
+        guard let insertContext else { throw closedFailure }
+        if let known = contextIDs?.values.reduce(0, { $0 + $1.count }), known >= max(32, 2 * contextsAfterCleanUp) {
+            // Many sessions queued without the queue ever emptying: drop the contexts no event
+            // refers to any more (a scan of the queue, once per so many new contexts).
+            try execute("DELETE FROM contexts WHERE id NOT IN (SELECT DISTINCT context FROM events)")
+            decodedContexts = [:]
+            try loadContextIDs()
+            contextsAfterCleanUp = contextIDs?.values.reduce(0) { $0 + $1.count } ?? 0
+        }
+        try bindBlob(context.json, to: insertContext, at: 1)
+        try run(insertContext)
+        let id = sqlite3_last_insert_rowid(db)
+        contextIDs?[context.hash, default: []].append((id, context.json))
+        return id
+    }
+
+    private func loadContextIDs() throws(SQLiteFailure) {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, "SELECT id, json FROM contexts", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        var loaded: [UInt64: [(id: Int64, json: [UInt8])]] = [:]
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { break }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            let json = Self.bytes(statement, column: 1)
+            loaded[SQLiteContext.fnv1a(json), default: []].append((sqlite3_column_int64(statement, 0), json))
+        }
+        contextIDs = loaded
+    }
+
+    /// The decoded context with this id (read from the table on first use).
+    private func decodedContext(_ id: Int64) throws(SQLiteFailure) -> SQLiteContext.Decoded? {
+        if let known = decodedContexts[id] { return known }
+        guard let selectContext else { throw closedFailure }
+        sqlite3_bind_int64(selectContext, 1, id)
+        defer { sqlite3_reset(selectContext) }
+        let result = sqlite3_step(selectContext)
+        guard result == SQLITE_ROW else {
+            if result == SQLITE_DONE { return nil }
+            throw failure(result)
+        }
+        let length = Int(sqlite3_column_bytes(selectContext, 0))
+        let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(selectContext, 0), count: length)
+        guard let decoded = try? SQLiteContext.decode(bytes) else { return nil }
+        decodedContexts[id] = decoded
+        return decoded
+    }
+
+    /// Once the queue is empty, its contexts go too.
+    private func dropContextsIfEmpty() throws(SQLiteFailure) {
+        guard count == 0, let deleteContexts else { return }
+        try run(deleteContexts)
+        contextIDs = [:]
+        decodedContexts = [:]
+        contextsAfterCleanUp = 0
     }
 
     /// Evicts the oldest rows beyond `limit` (after a lower limit at open); returns how many.
-    func enforce(limit: Int) throws(SQLiteFailure) -> Int {
+    func enforce(limit: Int, maxBytes: Int = .max) throws(SQLiteFailure) -> Int {
         let overflow = count - limit
-        guard overflow > 0 else { return 0 }
-        let evicted = try transaction { () throws(SQLiteFailure) -> Int in try evict(overflow) }
-        count -= evicted
-        return evicted
+        guard overflow > 0 || storedBytes > maxBytes else { return 0 }
+        return try transaction { () throws(SQLiteFailure) -> Int in
+            var evicted = overflow > 0 ? try evict(overflow) : 0
+            if storedBytes > maxBytes {
+                evicted += try evict(try oldestToFree(storedBytes - maxBytes))
+            }
+            return evicted
+        }
     }
 
+    /// Deletes the `number` oldest rows; returns how many it deleted.
     private func evict(_ number: Int) throws(SQLiteFailure) -> Int {
         guard let evictOldest else { throw closedFailure }
+        guard number > 0 else { return 0 }
+        lastRead = ([], [])
         sqlite3_bind_int64(evictOldest, 1, Int64(number))
-        try run(evictOldest)
-        return Int(sqlite3_changes(db))
+        return try runDeletion(evictOldest)
     }
 
     /// Deletes rows received before `cutoffMilliseconds`; returns how many.
     func prune(receivedBefore cutoffMilliseconds: Int64) throws(SQLiteFailure) -> Int {
         guard let pruneOlder else { throw closedFailure }
         sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
-        try run(pruneOlder)
-        let pruned = Int(sqlite3_changes(db))
-        count -= pruned
+        let pruned = try runDeletion(pruneOlder)
+        try dropContextsIfEmpty()
         return pruned
     }
 
@@ -321,10 +604,26 @@ final class SQLiteConnection {
             if result == SQLITE_DONE { break }
             guard result == SQLITE_ROW else { throw failure(result) }
             let sequence = sqlite3_column_int64(selectOldest, 0)
-            let length = Int(sqlite3_column_bytes(selectOldest, 1))
-            let text = UnsafeRawBufferPointer(start: sqlite3_column_text(selectOldest, 1), count: length)
+            let contextID = sqlite3_column_int64(selectOldest, 3)
+            let length = Int(sqlite3_column_bytes(selectOldest, 4))
+            let json = UnsafeRawBufferPointer(start: sqlite3_column_blob(selectOldest, 4), count: length)
+            guard let id = Self.uuid(selectOldest, column: 1) else {
+                unreadableSequences.append(sequence)
+                unreadable.append("row \(sequence): the id is not a UUID")
+                continue
+            }
+            guard let context = try decodedContext(contextID) else {
+                unreadableSequences.append(sequence)
+                unreadable.append("row \(sequence): its context \(contextID) is missing or unreadable")
+                continue
+            }
             do {
-                let event = try EventJSONCodec.decode(text)
+                let event = try SQLiteRow.event(
+                    id: id,
+                    receivedAtMilliseconds: sqlite3_column_int64(selectOldest, 2),
+                    context: context,
+                    json: json
+                )
                 events.append(event)
                 readIDs.append(event.id)
                 readSequences.append(sequence)
@@ -338,10 +637,10 @@ final class SQLiteConnection {
             try transaction { () throws(SQLiteFailure) in
                 for sequence in unreadableSequences {
                     sqlite3_bind_int64(deleteBySequence, 1, sequence)
-                    try run(deleteBySequence)
+                    _ = try runDeletion(deleteBySequence)
                 }
             }
-            count -= unreadableSequences.count
+            try dropContextsIfEmpty()
         }
         // A prefix of the rows read is "every row up to a sequence number" only if no
         // unreadable row sits between them.
@@ -353,7 +652,7 @@ final class SQLiteConnection {
     func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
         guard !ids.isEmpty else { return 0 }
         let removed = try withoutFsync { () throws(SQLiteFailure) -> Int in try delete(ids: ids) }
-        count -= removed
+        try dropContextsIfEmpty()
         return removed
     }
 
@@ -365,8 +664,7 @@ final class SQLiteConnection {
             // sequence numbers (AUTOINCREMENT never reuses one), so these are exactly the rows
             // up to the last one's sequence number (or fewer, if some were removed since).
             sqlite3_bind_int64(deleteThroughSequence, 1, lastRead.sequences[ids.count - 1])
-            try run(deleteThroughSequence)
-            removed = Int(sqlite3_changes(db))
+            removed = try runDeletion(deleteThroughSequence)
             lastRead.ids.removeFirst(ids.count)
             lastRead.sequences.removeFirst(ids.count)
         } else {
@@ -374,8 +672,7 @@ final class SQLiteConnection {
                 var removed = 0
                 for id in ids {
                     try bind(id, to: deleteByID, at: 1)
-                    try run(deleteByID)
-                    removed += Int(sqlite3_changes(db))
+                    removed += try runDeletion(deleteByID)
                 }
                 return removed
             }
@@ -383,24 +680,39 @@ final class SQLiteConnection {
         return removed
     }
 
+    /// Makes the files small while the cache rests: gives the pages freed by delivered events
+    /// back to the system (databases created since format 2; an upgraded one after VACUUM),
+    /// then copies the log into the database and truncates it to zero bytes.
+    func restCompactly() throws(SQLiteFailure) {
+        guard !isClosed else { throw closedFailure }
+        try execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
+    }
+
     /// Deletes every row.
     func removeAll() throws(SQLiteFailure) {
         guard let deleteAll else { throw closedFailure }
         try withoutFsync { () throws(SQLiteFailure) in try run(deleteAll) }
         count = 0
+        storedBytes = 0
+        lastRead = ([], [])
+        try dropContextsIfEmpty()
     }
 
     /// Runs a removal without fsyncing its commit even in `fullSync` mode: a removal lost to a
     /// power cut only means a re-send (delivery is at-least-once), and the next fsynced
     /// commit makes it durable too. Appends stay fsynced.
     private func withoutFsync<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
-        guard fullSync, let synchronousNormal, let synchronousFull else { return try body() }
-        try run(synchronousNormal)
-        defer {
-            _ = sqlite3_step(synchronousFull)
-            sqlite3_reset(synchronousFull)
-        }
+        // Not prepared statements: SQLite applies `PRAGMA synchronous = …` when it prepares
+        // one (so preparing both left every connection at FULL), not when it runs it.
+        guard fullSync else { return try body() }
+        try execute("PRAGMA synchronous = NORMAL")
+        defer { _ = try? execute("PRAGMA synchronous = FULL") }
         return try body()
+    }
+
+    /// SQLite's `PRAGMA synchronous` on this connection now: 1 NORMAL, 2 FULL.
+    var synchronousSetting: Int64? {
+        try? queryInt("PRAGMA synchronous")
     }
 
     // MARK: Helpers
@@ -430,6 +742,13 @@ final class SQLiteConnection {
         guard result == SQLITE_DONE || result == SQLITE_ROW else { throw failure(result) }
     }
 
+    private func bindBlob(_ bytes: [UInt8], to statement: OpaquePointer, at index: Int32) throws(SQLiteFailure) {
+        let result = bytes.withUnsafeBytes { raw in
+            sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), transientDestructor)
+        }
+        try check(result)
+    }
+
     private func bind(_ id: UUID, to statement: OpaquePointer, at index: Int32) throws(SQLiteFailure) {
         let result = withUnsafeBytes(of: id.uuid) { raw in
             sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), transientDestructor)
@@ -440,6 +759,7 @@ final class SQLiteConnection {
     private func transaction<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
         guard let begin, let commit, let rollback else { throw closedFailure }
         try run(begin)
+        let (countBefore, bytesBefore) = (count, storedBytes)
         do {
             let result = try body()
             try run(commit)
@@ -447,6 +767,7 @@ final class SQLiteConnection {
         } catch {
             _ = sqlite3_step(rollback)
             sqlite3_reset(rollback)
+            (count, storedBytes) = (countBefore, bytesBefore)
             throw error
         }
     }

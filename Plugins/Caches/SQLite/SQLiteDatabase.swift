@@ -31,7 +31,8 @@ import Musl
 /// 5. runs the operation again on it, so the events being appended are kept,
 /// 6. logs one warning with both paths and counts the recovery.
 ///
-/// Opening checks the whole file (`PRAGMA quick_check`) and recovers the same way.
+/// Opening checks the whole file (`PRAGMA quick_check`, in ``verifyOpening(maxEventAge:now:)``,
+/// the cache's first job on its queue) and recovers the same way.
 ///
 /// Not thread-safe: `SQLiteEventCache` keeps it inside its lock.
 struct SQLiteDatabase {
@@ -39,6 +40,8 @@ struct SQLiteDatabase {
     let fullSync: Bool
     /// The cache's limit, applied to the rows salvaged from a damaged file.
     let limit: Int
+    /// The most bytes of event data kept (``SQLiteConnection/storedBytes``).
+    let maxBytes: Int
     let logger: any Logging
     private(set) var connection: SQLiteConnection
     /// Damaged or unusable files replaced so far, at opening and later.
@@ -48,15 +51,23 @@ struct SQLiteDatabase {
     var lastPrune: Date
 
     /// Opens or creates the database; replaces a file that is damaged or holds another schema.
-    init(path: String, fullSync: Bool, limit: Int, logger: any Logging, now: Date) throws {
+    init(path: String, fullSync: Bool, limit: Int, maxBytes: Int, logger: any Logging, now: Date) throws {
         self.path = path
         self.fullSync = fullSync
         self.limit = limit
+        self.maxBytes = maxBytes
         self.logger = logger
         lastPrune = now
-        let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit)
+        let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit, verify: false)
         self.connection = connection
         if let replacement { adopt(replacement) }
+        if connection.droppedByUpgrade > 0 {
+            evicted += connection.droppedByUpgrade
+            logger.warning(
+                "Dropped \(connection.droppedByUpgrade) unreadable event(s) while converting the SQLite event cache "
+                    + "at \(path) to the current format."
+            )
+        }
     }
 
     /// Runs `body` on the connection; when it meets a damaged file, replaces the file (see the
@@ -67,7 +78,7 @@ struct SQLiteDatabase {
     mutating func run<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         if connection.isClosed {
             // An earlier recovery stopped half-way (the disk was full, say): finish it now.
-            let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit)
+            let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit, verify: true)
             self.connection = connection
             if let replacement { adopt(replacement) }
         }
@@ -77,6 +88,23 @@ struct SQLiteDatabase {
             connection.close()
             adopt(try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit))
             return try body(connection)
+        }
+    }
+
+    /// What opening leaves for the cache's first job on its queue: checks every page (a
+    /// damaged file is replaced here, before any append or read), counts the rows, drops
+    /// events older than `maxEventAge` and evicts beyond the limit.
+    mutating func verifyOpening(maxEventAge: TimeInterval?, now: Date) throws {
+        let (limit, maxBytes) = (limit, maxBytes)
+        evicted += try run { connection in
+            if !connection.isVerified { try connection.verify() }
+            var evicted = 0
+            if let maxEventAge {
+                evicted += try connection.prune(
+                    receivedBefore: SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
+                )
+            }
+            return evicted + (try connection.enforce(limit: limit, maxBytes: maxBytes))
         }
     }
 
@@ -114,11 +142,12 @@ struct SQLiteDatabase {
     private static func openOrReplace(
         _ path: String,
         fullSync: Bool,
-        limit: Int
+        limit: Int,
+        verify: Bool
     ) throws -> (SQLiteConnection, Replacement?) {
         try prepareFile(atPath: path)
         do {
-            return (try SQLiteConnection(path: path, fullSync: fullSync), nil)
+            return (try SQLiteConnection(path: path, fullSync: fullSync, verify: verify), nil)
         } catch let failure where failure.meansUnusableFile {
             let replacement = try replace(path, cause: failure, fullSync: fullSync, limit: limit)
             return (replacement.connection, replacement)
@@ -142,7 +171,7 @@ struct SQLiteDatabase {
         let connection: SQLiteConnection
         var evicted = 0
         do {
-            connection = try SQLiteConnection(path: path, fullSync: fullSync)
+            connection = try SQLiteConnection(path: path, fullSync: fullSync, verify: true)
             if !salvage.rows.isEmpty {
                 evicted = try connection.insert(salvage.rows, limit: limit)
             }

@@ -60,7 +60,26 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     private let committer: GroupCommitter<Store.Record>
     private let logger: any Logging
 
-    package init(store: Store, name: String, path: String, limit: Int, logger: any Logging) {
+    private let idle: IdleWork<Store>?
+    /// Appends have evicted events since the last removal (a delivery): logged once per episode.
+    private let evicting: Locked<Bool>
+
+    /// Creates the frame around `store`.
+    ///
+    /// - Parameters:
+    ///   - whenIdle: work the store does once nothing was written for `idleDelay` after a
+    ///     write (the SQLite cache moves its log into the database and truncates it, so the
+    ///     files are small at rest); its failures are ignored (the next idle time tries again).
+    package init(
+        store: Store,
+        name: String,
+        path: String,
+        limit: Int,
+        maxBytes: Int,
+        logger: any Logging,
+        idleDelay: Duration = .milliseconds(500),
+        whenIdle: (@Sendable (inout Store) throws -> Void)? = nil
+    ) {
         let locked = Locked(store)
         self.store = locked
         self.name = name
@@ -69,9 +88,29 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.logger = logger
         let ioQueue = DispatchQueue(label: "TelemetryKit.\(name)")
         self.ioQueue = ioQueue
+        let idle = whenIdle.map { IdleWork(store: locked, queue: ioQueue, delay: idleDelay, work: $0) }
+        self.idle = idle
+        let evicting = Locked(false)
+        self.evicting = evicting
         committer = GroupCommitter(queue: ioQueue) { records in
-            try Self.perform("append to", on: locked, name: name, path: path) { store in
-                store.evicted += try store.append(records, limit: limit)
+            let evicted = try Self.perform("append to", on: locked, name: name, path: path) { store in
+                let evicted = try store.append(records, limit: limit)
+                store.evicted += evicted
+                return evicted
+            }
+            idle?.noteWrite()
+            let startsAnEpisode = {
+                evicting.withLock { evicting in
+                    defer { evicting = true }
+                    return !evicting
+                }
+            }
+            if evicted > 0, startsAnEpisode() {
+                logger.warning(
+                    "The \(name) at \(path) is full (\(limit) events or \(maxBytes) bytes): evicted the "
+                        + "\(evicted) oldest event(s) to keep new ones. Further evictions are counted in the "
+                        + "client's stats (evicted), and logged again once events are delivered."
+                )
             }
         }
     }
@@ -100,10 +139,13 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     package func remove(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await performOnIOQueue("remove from") { try $0.remove(ids: ids) }
+        evicting.set(false)
+        idle?.noteWrite()
     }
 
     package func removeAll() async throws {
         try await performOnIOQueue("clear") { try $0.removeAll() }
+        idle?.noteWrite()
     }
 
     package var count: Int { store.withLock { $0.count } }
@@ -143,8 +185,93 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         }
     }
 
+    /// Queues `body` on the I/O queue, ahead of every call made later, without waiting for
+    /// it: work of opening that must come before any append or read but need not hold up the
+    /// caller (an app's launch). A failure is logged; the calls after it meet it again.
+    package func startOnIOQueue(_ action: String, _ body: @escaping @Sendable (inout Store) throws -> Void) {
+        ioQueue.async { [self] in
+            do {
+                try perform(action, body)
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
+    }
+
+    /// Returns once everything queued on the I/O queue before this call has run.
+    package func waitForQueuedWork() async {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume() }
+        }
+    }
+
+    /// ``waitForQueuedWork()`` for a synchronous caller: blocks its thread meanwhile. Only for
+    /// diagnostics read right after opening; never call it on the I/O queue.
+    package func waitForQueuedWorkBlocking() {
+        ioQueue.sync {}
+    }
+
     /// Reads the store's state under the lock (sizes, counters), without failing.
     package func inspect<Result>(_ body: (Store) -> Result) -> Result {
         store.withLock { body($0) }
+    }
+}
+
+/// Runs maintenance on a store once its writes have paused: scheduled `delay` after a write,
+/// postponed while writes go on, then run on the store's queue under its lock.
+///
+/// Holds the store weakly: a closed cache's store is released at once, not after the delay.
+private final class IdleWork<Store>: Sendable {
+    private struct State {
+        var writes = 0
+        var scheduled = false
+    }
+
+    private weak let store: Locked<Store>?
+    private let queue: DispatchQueue
+    private let delay: Duration
+    private let work: @Sendable (inout Store) throws -> Void
+    private let state = Locked(State())
+
+    init(
+        store: Locked<Store>,
+        queue: DispatchQueue,
+        delay: Duration,
+        work: @escaping @Sendable (inout Store) throws -> Void
+    ) {
+        self.store = store
+        self.queue = queue
+        self.delay = delay
+        self.work = work
+    }
+
+    func noteWrite() {
+        let (schedules, writes) = state.withLock { state -> (Bool, Int) in
+            state.writes += 1
+            defer { state.scheduled = true }
+            return (!state.scheduled, state.writes)
+        }
+        if schedules { schedule(after: writes) }
+    }
+
+    private func schedule(after writes: Int) {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.runIfIdle(since: writes)
+        }
+    }
+
+    private func runIfIdle(since writes: Int) {
+        let now = state.withLock { state -> Int? in
+            if state.writes != writes { return state.writes }
+            state.scheduled = false
+            return nil
+        }
+        if let now {
+            schedule(after: now)
+            return
+        }
+        store?.withLock { try? work(&$0) }
     }
 }

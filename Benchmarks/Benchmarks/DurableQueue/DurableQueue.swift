@@ -1,0 +1,210 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import TelemetryKitDefaults
+import TelemetryKitJSONLinesCache
+import TelemetryKitTesting
+
+// The default durable queue as an app meets it (issue 27): the disk it takes per queued
+// event, what `Telemetry.initialize` costs with an empty data directory and with 10,000
+// events queued by an earlier run, and events into each durable cache, awaited and
+// fire-and-forget, through a client with the 13 default processors.
+
+/// A data directory of a new temporary path.
+func temporaryDataDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+}
+
+/// The facade's configuration with `directory` as its data directory and an ingest that
+/// refuses connections, so queued events stay queued.
+func unreachableConfig(dataDirectory directory: URL) -> Telemetry.Config {
+    var config = Telemetry.Config(
+        appID: "BENCH-APP",
+        namespace: "bench",
+        apiBaseURL: URL(string: "http://127.0.0.1:9")!,
+        appVersion: "1.0",
+        buildNumber: "1",
+        dataDirectory: directory
+    )
+    config.allowInsecureHTTP = true
+    config.shutdownTimeout = 0.2
+    return config
+}
+
+/// The data directory an earlier run of the app left, with `count` events queued.
+func dataDirectoryWithQueuedEvents(_ count: Int) async throws -> URL {
+    let directory = temporaryDataDirectory()
+    try await Telemetry.initialize(configuration: unreachableConfig(dataDirectory: directory), logger: SilentLogger())
+    for number in 0..<count {
+        Telemetry.signal("Screen.shown", parameters: ["screen": "home", "count": number, "ratio": 0.5])
+    }
+    await Telemetry.client?.waitUntilProcessed()
+    await Telemetry.terminate()
+    return directory
+}
+
+/// The bytes of every file in `directory` (the database and its log, the journal, storage).
+func directoryBytes(_ directory: URL, matching prefix: String) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasPrefix(prefix) }.reduce(0) { total, name in
+        let path = directory.appendingPathComponent(name).path
+        return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .perEvent
+    let config = Telemetry.Config(appID: "BENCH-APP", namespace: "bench", appVersion: "1.0", buildNumber: "1")
+    let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3, "ratio": 0.5])
+
+    // Disk per queued event: 10,000 events of the default pipeline (about 50 metadata entries
+    // and 3 parameters each) in each durable cache, once the cache rests (SQLite: log
+    // checkpointed and truncated), files included whole.
+    let diskPerEvent = BenchmarkMetric.custom(
+        "disk bytes per event",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
+    let once = Benchmark.Configuration(
+        metrics: [diskPerEvent],
+        warmupIterations: 0,
+        scalingFactor: .one,
+        maxDuration: .seconds(60),
+        maxIterations: 1
+    )
+    func diskBenchmark(_ name: String, fileName: String, make: @escaping @Sendable (URL) throws -> any EventCaching) {
+        Benchmark("Disk per queued event, 10,000 default-pipeline events: \(name)", configuration: once) { benchmark in
+            let directory = temporaryDataDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let cache = try make(directory.appendingPathComponent(fileName))
+            let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
+            for start in stride(from: 0, to: 10_000, by: 500) {
+                var events: [Event] = []
+                for number in start..<(start + 500) {
+                    events.append(
+                        try await pipeline.process(
+                            EventInput("Screen.shown", parameters: ["screen": "home", "count": number, "ratio": 0.5])
+                        )
+                    )
+                }
+                try await cache.append(events)
+            }
+            // At rest: the SQLite cache checkpoints half a second after the last write.
+            try await Task.sleep(for: .seconds(1.5))
+            benchmark.measurement(diskPerEvent, directoryBytes(directory, matching: fileName) / 10_000)
+            blackHole(cache)
+        }
+    }
+    diskBenchmark("SQLiteEventCache", fileName: "events.sqlite") { url in
+        try SQLiteEventCache(fileURL: url, limit: 100_000, logger: SilentLogger())
+    }
+    diskBenchmark("JSONLinesEventCache", fileName: "events.jsonl") { url in
+        try JSONLinesEventCache(fileURL: url, limit: 100_000, maxBytes: .max, logger: SilentLogger())
+    }
+
+    // `Telemetry.initialize` as a relaunched app meets it: a copy of a data directory that an
+    // earlier run left (new to this process), default SQLite queue and plist storage, ingest
+    // unreachable; `terminate` and the copy are not measured.
+    let launch = Benchmark.Configuration(
+        metrics: [.wallClock],
+        warmupIterations: 3,
+        scalingFactor: .one,
+        maxDuration: .seconds(20),
+        maxIterations: 60
+    )
+    func initializeBenchmark(_ name: String, queued: Int) {
+        Benchmark("Telemetry.initialize, \(name)", configuration: launch) { benchmark in
+            let template = try await dataDirectoryWithQueuedEvents(queued)
+            defer { try? FileManager.default.removeItem(at: template) }
+            for _ in benchmark.scaledIterations {
+                let directory = temporaryDataDirectory()
+                try FileManager.default.copyItem(at: template, to: directory)
+                benchmark.startMeasurement()
+                try await Telemetry.initialize(
+                    configuration: unreachableConfig(dataDirectory: directory),
+                    logger: SilentLogger()
+                )
+                benchmark.stopMeasurement()
+                await Telemetry.terminate()
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+    }
+    initializeBenchmark("empty data directory", queued: 0)
+    initializeBenchmark("10,000 events queued", queued: 10_000)
+
+    // The SQLite cache's share of that: opening the file (the check of its pages and the
+    // count are its first job on its own queue, not measured here), in a copy new to this process.
+    func openBenchmark(_ name: String, queued: Int) {
+        Benchmark("SQLiteEventCache: open, \(name)", configuration: launch) { benchmark in
+            let template = temporaryDataDirectory()
+            defer { try? FileManager.default.removeItem(at: template) }
+            let fileName = "events.sqlite"
+            do {
+                let cache = try SQLiteEventCache(fileURL: template.appendingPathComponent(fileName), limit: 100_000)
+                let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
+                var events: [Event] = []
+                for number in 0..<queued {
+                    events.append(try await pipeline.process(EventInput("Screen.shown", parameters: ["count": number])))
+                }
+                try await cache.append(events)
+            }
+            // The earlier run's connection closes (and removes the log) once its queue lets go.
+            while FileManager.default.fileExists(atPath: template.appendingPathComponent(fileName + "-wal").path) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            for _ in benchmark.scaledIterations {
+                let directory = temporaryDataDirectory()
+                try FileManager.default.copyItem(at: template, to: directory)
+                benchmark.startMeasurement()
+                let cache = try SQLiteEventCache(
+                    fileURL: directory.appendingPathComponent(fileName),
+                    limit: 100_000,
+                    logger: SilentLogger()
+                )
+                benchmark.stopMeasurement()
+                _ = await cache.count()
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+    }
+    openBenchmark("empty", queued: 0)
+    openBenchmark("10,000 events queued", queued: 10_000)
+
+    // Events into each durable cache through a client with the default processors.
+    let durableCaches: [(String, () throws -> any EventCaching)] = [
+        ("SQLiteEventCache (default, synchronous .normal)", { try temporarySQLiteCache().cache }),
+        (
+            "SQLiteEventCache (synchronous .full)",
+            {
+                try SQLiteEventCache(
+                    fileURL: temporaryDataDirectory().appendingPathComponent("events.sqlite"),
+                    limit: 1_000_000,
+                    maxBytes: .max,
+                    synchronous: .full,
+                    logger: SilentLogger()
+                )
+            }
+        ),
+        (
+            "JSONLinesEventCache",
+            {
+                try JSONLinesEventCache(
+                    fileURL: temporaryDataDirectory().appendingPathComponent("events.jsonl"),
+                    limit: 1_000_000,
+                    maxBytes: .max,
+                    logger: SilentLogger()
+                )
+            }
+        ),
+    ]
+    for (name, make) in durableCaches {
+        guard let cache = try? make() else { continue }
+        registerClientBenchmarks(
+            "Default pipeline into \(name)",
+            SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: cache),
+            input: input,
+            awaitedConfiguration: .perDurableAppend
+        )
+    }
+}
