@@ -186,7 +186,7 @@ struct SQLiteStorageTests {
         var removing = Self.event(4)
         removing.setPayloadValue(nil, forKey: "TelemetryDeck.Metadata.key2")
         var testMode = Self.event(5, metadata: ["other": .bool(true)])
-        testMode.isTestMode = true
+        testMode.isTestData = true
         testMode.sessionID = nil
         testMode.floatValue = 2.5
         let events = [Self.event(1), Self.event(2, session: 2), shadowing, removing, testMode, Self.event(6)]
@@ -198,6 +198,6 @@ struct SQLiteStorageTests {
         #expect(read[2].payloadValue(forKey: "TelemetryDeck.Metadata.key1") == .string("own value"))
         #expect(read[3].payloadValue(forKey: "TelemetryDeck.Metadata.key2") == nil)
         #expect(read[3].payloadCount == 52)
-        #expect(read[4].isTestMode && read[4].sessionID == nil && read[4].floatValue == 2.5)
+        #expect(read[4].isTestData && read[4].sessionID == nil && read[4].floatValue == 2.5)
     }
 }

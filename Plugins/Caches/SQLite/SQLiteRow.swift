@@ -138,7 +138,7 @@ extension SQLiteRow {
             var runEnd = runStart + 1
             while runEnd < events.count, events[runEnd].appID == first.appID,
                 events[runEnd].clientUser == first.clientUser, events[runEnd].sessionID == first.sessionID,
-                events[runEnd].isTestMode == first.isTestMode
+                events[runEnd].isTestData == first.isTestData
             {
                 runEnd += 1
             }
@@ -156,7 +156,7 @@ extension SQLiteRow {
                         sharedPayload: shared,
                         ownPayload: payload.filter { key, _ in shared[key] == nil },
                         floatValue: event.floatValue,
-                        isTestMode: event.isTestMode
+                        isTestMode: event.isTestData
                     )
                 )
             }
@@ -206,7 +206,7 @@ final class SQLiteRowEncoder: Sendable {
     private func context(of event: Event, shared: [UInt8]) -> SQLiteContext {
         let hit = last.withLock { last -> SQLiteContext? in
             guard let last, last.shared == shared, last.appID == event.appID, last.clientUser == event.clientUser,
-                last.sessionID == event.sessionID, last.isTestMode == event.isTestMode
+                last.sessionID == event.sessionID, last.isTestMode == event.isTestData
             else { return nil }
             return last.context
         }
@@ -221,7 +221,7 @@ final class SQLiteRowEncoder: Sendable {
             json.append(contentsOf: #","sessionID":"#.utf8)
             EventJSONCodec.appendString(sessionID, to: &json)
         }
-        json.append(contentsOf: (event.isTestMode ? #","isTestMode":true"# : #","isTestMode":false"#).utf8)
+        json.append(contentsOf: (event.isTestData ? #","isTestMode":true"# : #","isTestMode":false"#).utf8)
         json.append(contentsOf: #","payload":{"#.utf8)
         json.append(contentsOf: shared)
         json.append(contentsOf: "}}".utf8)
@@ -231,7 +231,7 @@ final class SQLiteRowEncoder: Sendable {
                 appID: event.appID,
                 clientUser: event.clientUser,
                 sessionID: event.sessionID,
-                isTestMode: event.isTestMode,
+                isTestMode: event.isTestData,
                 shared: shared,
                 context: context
             )
