@@ -87,6 +87,12 @@ struct DefaultPipelineKeysTests {
                 .bool(true), nil, nil,
             ]
         )
+        // As in v3: no previous session's length before there is a previous session.
+        #expect(
+            harness.spy.deliveredEvents.allSatisfy {
+                $0.payload["TelemetryDeck.Retention.previousSessionSeconds"] == nil
+            }
+        )
         #expect(event.payload["TelemetryDeck.AppInfo.versionAndBuildNumber"] == .string("2.1.0 (build 42)"))
         #expect(event.payload["TelemetryDeck.SDK.nameAndVersion"] == .string("TelemetryKit \(SDKInfo.version)"))
         #expect(event.sessionID != nil)
