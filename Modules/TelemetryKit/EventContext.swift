@@ -27,8 +27,22 @@ public struct EventContext: Sendable {
         case values([String: PayloadValue])
         case removal(String)
         /// The value of the `.value` before it as given, when that is not a payload-native
-        /// type; read by `metadata` only, never by the finalizer.
-        case original(String, any ParameterValue)
+        /// type; read by `metadata` only, never by the finalizer. Boxed, so that this rare
+        /// case does not widen every fragment (the finalizer walks them per event).
+        case original(OriginalValue)
+    }
+
+    /// A metadata value as it was given, with its key.
+    @usableFromInline
+    final class OriginalValue: Sendable {
+        @usableFromInline let key: String
+        @usableFromInline let value: any ParameterValue
+
+        @usableFromInline
+        init(key: String, value: any ParameterValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     @usableFromInline
@@ -48,7 +62,7 @@ public struct EventContext: Sendable {
     public mutating func addParameter(_ key: String, value: some ParameterValue) {
         fragments.append(.value(key, value.payloadValue))
         if !EventParameters.isPayloadNative(type(of: value)) {
-            fragments.append(.original(key, value))
+            fragments.append(.original(OriginalValue(key: key, value: value)))
         }
     }
 
@@ -58,7 +72,7 @@ public struct EventContext: Sendable {
     where Key.RawValue == String {
         fragments.append(.value(key.rawValue, value.payloadValue))
         if !EventParameters.isPayloadNative(type(of: value)) {
-            fragments.append(.original(key.rawValue, value))
+            fragments.append(.original(OriginalValue(key: key.rawValue, value: value)))
         }
     }
 
@@ -75,7 +89,7 @@ public struct EventContext: Sendable {
         guard !parameters.isEmpty else { return }
         fragments.append(.values(parameters.values))
         for (key, value) in parameters.originals {
-            fragments.append(.original(key, value))
+            fragments.append(.original(OriginalValue(key: key, value: value)))
         }
     }
 
@@ -98,8 +112,8 @@ public struct EventContext: Sendable {
     public var metadata: EventParameters {
         var result = EventParameters()
         apply(to: &result.values)
-        for case .original(let key, let value) in fragments {
-            result.originals[key] = value
+        for case .original(let original) in fragments {
+            result.originals[original.key] = original.value
         }
         return result
     }
