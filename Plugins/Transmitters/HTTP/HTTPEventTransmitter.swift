@@ -96,21 +96,16 @@ public struct HTTPEventTransmitter: EventTransmitting {
 
     /// The request that carries `batch`: headers, JSON body, gzip when configured.
     public func makeRequest(for batch: [Event]) -> HTTPRequest {
-        let json = EventWireEncoder.encode(batch, format: configuration.wireFormat)
-        if configuration.compression == .gzip {
-            do {
-                let compressed = try Gzip.compress(json)
-                return HTTPRequest(
-                    url: endpoint,
-                    headers: gzipHeaders,
-                    body: Data(compressed),
-                    timeout: configuration.timeout
-                )
-            } catch {
-                logger.log(.warning, "\(error); sending the batch uncompressed")
-            }
-        }
-        return HTTPRequest(url: endpoint, headers: headers, body: Data(json), timeout: configuration.timeout)
+        HTTPRequest.post(
+            EventWireEncoder.encode(batch, format: configuration.wireFormat),
+            to: endpoint,
+            headers: headers,
+            gzipHeaders: gzipHeaders,
+            compression: configuration.compression,
+            timeout: configuration.timeout,
+            logger: logger,
+            what: "the batch"
+        )
     }
 
     /// Maps a response to an outcome with the status rules and the configured overrides.

@@ -133,21 +133,16 @@ public struct OTLPEventTransmitter: EventTransmitting {
     /// The request that carries `batch`: headers, body in the configured encoding, gzip when
     /// configured (plain when compression fails).
     public func makeRequest(for batch: [Event]) -> HTTPRequest {
-        let body = encoder.encode(batch)
-        if configuration.compression == .gzip {
-            do {
-                let compressed = try Gzip.compress(body)
-                return HTTPRequest(
-                    url: logsURL,
-                    headers: gzipHeaders,
-                    body: Data(compressed),
-                    timeout: configuration.timeout
-                )
-            } catch {
-                logger.log(.warning, "\(error); sending the export uncompressed")
-            }
-        }
-        return HTTPRequest(url: logsURL, headers: headers, body: Data(body), timeout: configuration.timeout)
+        HTTPRequest.post(
+            encoder.encode(batch),
+            to: logsURL,
+            headers: headers,
+            gzipHeaders: gzipHeaders,
+            compression: configuration.compression,
+            timeout: configuration.timeout,
+            logger: logger,
+            what: "the export"
+        )
     }
 
     /// Maps a response to an outcome with the OTLP status rules and the configured overrides.
