@@ -10,7 +10,9 @@ import PackageDescription
 /// Library products of the root package that benchmark suites may import.
 let telemetryKitProducts: [String] = [
     "TelemetryKit",
+    "TelemetryKitClient",
     "TelemetryKitTesting",
+    "TelemetryKitTypedEvents",
     "TelemetryKitInMemoryStorage",
     "TelemetryKitPlistStorage",
     "TelemetryKitJSONFileStorage",

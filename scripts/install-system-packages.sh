@@ -3,7 +3,7 @@
 # SQLite and zlib headers (durable cache, gzip), pkg-config, and JavaScriptCore (the JavaScript
 # transformer, built with --enable-all-traits), and the OpenTelemetry project's Python protobuf
 # classes that the OTLP tests decode every request body with (PyPI opentelemetry-proto, for
-# Tests/OTLPReceiver/otlp_receiver.py). Uses sudo when not run as root.
+# TestSupport/OTLPReceiver/otlp_receiver.py). Uses sudo when not run as root.
 set -euo pipefail
 
 # The OTLP receiver of the TelemetryKitOpenTelemetry tests (trait OpenTelemetry).

@@ -38,13 +38,13 @@ public struct Event: Sendable, Identifiable {
     /// the same flag in TelemetryDeck v3's spelling, a string.
     public var isTestData: Bool
     /// Shared lower layer of the payload (context metadata).
-    @usableFromInline var sharedPayload: [String: PayloadValue]
+    @usableFromInline package var sharedPayload: [String: PayloadValue]
     /// The event's own entries; they win over `sharedPayload`.
-    @usableFromInline var ownPayload: [String: PayloadValue]
+    @usableFromInline package var ownPayload: [String: PayloadValue]
     /// Changes made after finalization, at most ``PayloadEdit/limit`` distinct keys; they win
     /// over both dictionaries. While there are edits the dictionaries are not changed, so a
     /// removal (`value == nil`) is only recorded for a key one of them holds.
-    @usableFromInline var payloadEdits: [PayloadEdit]
+    @usableFromInline package var payloadEdits: [PayloadEdit]
 
     public init(
         id: UUID = UUID(),
@@ -404,18 +404,18 @@ extension Event: Codable {
 /// One change of an event's payload made after finalization: `key` set to `value`, or
 /// removed when `value` is nil.
 @usableFromInline
-struct PayloadEdit: Sendable {
+package struct PayloadEdit: Sendable {
     /// The most distinct keys kept as edits; past it the layers are merged into one. Edits
     /// are found by comparing keys one by one, which beats hashing for a handful of them.
     @usableFromInline static let limit = 16
     /// The list's first allocation, enough for a typical chain of transformations.
     @usableFromInline static let initialCapacity = 8
 
-    @usableFromInline var key: String
-    @usableFromInline var value: PayloadValue?
+    @usableFromInline package var key: String
+    @usableFromInline package var value: PayloadValue?
 
     @usableFromInline
-    init(key: String, value: PayloadValue?) {
+    package init(key: String, value: PayloadValue?) {
         self.key = key
         self.value = value
     }

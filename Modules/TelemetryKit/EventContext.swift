@@ -22,7 +22,7 @@ public struct EventContext: Sendable {
     public var isTestMode: Bool?
 
     @usableFromInline
-    enum Fragment: Sendable {
+    package enum Fragment: Sendable {
         case value(String, PayloadValue)
         case values([String: PayloadValue])
         case removal(String)
@@ -34,19 +34,19 @@ public struct EventContext: Sendable {
 
     /// A metadata value as it was given, with its key.
     @usableFromInline
-    final class OriginalValue: Sendable {
-        @usableFromInline let key: String
-        @usableFromInline let value: any ParameterValue
+    package final class OriginalValue: Sendable {
+        @usableFromInline package let key: String
+        @usableFromInline package let value: any ParameterValue
 
         @usableFromInline
-        init(key: String, value: any ParameterValue) {
+        package init(key: String, value: any ParameterValue) {
             self.key = key
             self.value = value
         }
     }
 
     @usableFromInline
-    var fragments: [Fragment]
+    package var fragments: [Fragment]
 
     /// Creates an empty context.
     @inlinable
@@ -119,7 +119,7 @@ public struct EventContext: Sendable {
     }
 
     /// The number of values an `apply` may insert; used to reserve capacity.
-    var estimatedCount: Int {
+    package var estimatedCount: Int {
         var total = 0
         for fragment in fragments {
             switch fragment {
@@ -133,7 +133,7 @@ public struct EventContext: Sendable {
 
     /// Whether every fragment is a whole dictionary (the common shape: processors add
     /// precomputed dictionaries).
-    var consistsOfDictionaries: Bool {
+    package var consistsOfDictionaries: Bool {
         fragments.allSatisfy { fragment in
             if case .values = fragment { return true }
             return false
@@ -141,7 +141,7 @@ public struct EventContext: Sendable {
     }
 
     /// The added dictionaries in order, when every fragment is a whole dictionary; nil otherwise.
-    var dictionaryFragments: [[String: PayloadValue]]? {
+    package var dictionaryFragments: [[String: PayloadValue]]? {
         var result = [[String: PayloadValue]]()
         result.reserveCapacity(fragments.count)
         for fragment in fragments {
@@ -152,7 +152,7 @@ public struct EventContext: Sendable {
     }
 
     /// Writes the metadata into `payload` in the order it was added.
-    func apply(to payload: inout [String: PayloadValue]) {
+    package func apply(to payload: inout [String: PayloadValue]) {
         for fragment in fragments {
             switch fragment {
             case .value(let key, let value): payload[key] = value

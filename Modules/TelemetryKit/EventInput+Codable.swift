@@ -48,10 +48,10 @@ extension EventInput: Codable {
 ///
 /// `PayloadValue`'s own encoding is the wire format (native JSON), which cannot tell `3.0`
 /// from `3` when read back; persisted queues need the exact value.
-struct StoredPayloadValue: Codable, Sendable {
-    let value: PayloadValue
+package struct StoredPayloadValue: Codable, Sendable {
+    package let value: PayloadValue
 
-    init(_ value: PayloadValue) {
+    package init(_ value: PayloadValue) {
         self.value = value
     }
 
@@ -62,7 +62,7 @@ struct StoredPayloadValue: Codable, Sendable {
         case bool = "b"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let value = try container.decodeIfPresent(String.self, forKey: .string) {
             self.value = .string(value)
@@ -79,7 +79,7 @@ struct StoredPayloadValue: Codable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch value {
         case .string(let value): try container.encode(value, forKey: .string)

@@ -21,7 +21,7 @@ package enum ISO8601 {
     }
 
     /// `date` truncated to whole milliseconds, the precision events are stored and sent with.
-    public static func truncatedToMilliseconds(_ date: Date) -> Date {
+    package static func truncatedToMilliseconds(_ date: Date) -> Date {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard milliseconds.isFinite else { return date }
         return Date(timeIntervalSince1970: milliseconds / 1000)
@@ -33,7 +33,7 @@ package enum ISO8601 {
 
     /// Whether `string(from:)` writes `date` as it is: a reader refuses other dates rather than
     /// let them come back as another date after a round trip through a cache or the wire.
-    public static func canWrite(_ date: Date) -> Bool {
+    package static func canWrite(_ date: Date) -> Bool {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         return totalMilliseconds.isFinite && Double(writableMilliseconds.lowerBound) <= totalMilliseconds
             && totalMilliseconds <= Double(writableMilliseconds.upperBound)
@@ -41,7 +41,7 @@ package enum ISO8601 {
 
     /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC (the Unix epoch for a date outside
     /// the four-digit years).
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         // Four-digit years only: a later date would be written with its year cut to four digits.
         guard canWrite(date) else { return "1970-01-01T00:00:00.000Z" }
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
@@ -88,7 +88,7 @@ package enum ISO8601 {
     }
 
     /// Parses `yyyy-MM-ddTHH:mm:ss[.SSS…]Z` (UTC). Returns nil for anything else.
-    public static func date(from string: String) -> Date? {
+    package static func date(from string: String) -> Date? {
         let utf8 = Array(string.utf8)
         guard utf8.count >= 20, utf8.last == 90 else { return nil }
         func number(_ range: Range<Int>) -> Int? { decimal(utf8, range) }

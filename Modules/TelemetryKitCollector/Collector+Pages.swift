@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TelemetryKit
+import TelemetryKitTrackingPlan
 
 extension Collector {
     /// `GET /events`: counts and the received events (the latest `limit`, or all) as JSON.

@@ -7,6 +7,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TelemetryKit
+import TelemetryKitTrackingPlan
+import TelemetryKitSupport
 
 /// What the collector sends back for one request.
 enum CollectorReply {

@@ -8,6 +8,8 @@ public import TelemetryKit
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+public import TelemetryKitTrackingPlan
+import TelemetryKitSupport
 
 /// A real HTTP ingest server on 127.0.0.1 for tests and local development.
 ///

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TelemetryKit
+import TelemetryKitSupport
 
 /// Parses an ingest body: a JSON array of events in a ``Collector/WireFormat``, checked the
 /// way TelemetryDeck's service checks it.

@@ -1,8 +1,10 @@
-// `import TelemetryKitDefaults` is all an app writes: the core and the default plugins come with it.
+// `import TelemetryKitDefaults` is all an app writes: the core, the runtime and the default plugins
+// come with it. The plugins are Package.swift's `defaultPlugins` (DefaultPluginListTests checks).
 @_exported public import TelemetryKit
 @_exported public import TelemetryKitAccessibility
 @_exported public import TelemetryKitAppInfo
 @_exported public import TelemetryKitCalendar
+@_exported public import TelemetryKitClient
 @_exported public import TelemetryKitDefaultParameters
 @_exported public import TelemetryKitDefaultPrefix
 @_exported public import TelemetryKitDevice

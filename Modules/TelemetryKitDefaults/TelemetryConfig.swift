@@ -1,4 +1,5 @@
 public import Foundation
+public import TelemetryKitClient
 
 extension Telemetry {
     /// The app's telemetry settings.

@@ -1,3 +1,5 @@
+import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else

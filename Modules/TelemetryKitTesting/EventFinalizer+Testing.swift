@@ -1,4 +1,4 @@
-public import TelemetryKit
+import TelemetryKit
 
 extension EventFinalizer {
     /// A finalizer for pipelines under test: app id `TEST-APP`, salt `pepper`, silent.

@@ -1,4 +1,4 @@
-public import TelemetryKit
+public import TelemetryKitClient
 import TelemetryKitPresets
 
 extension AnalyticsClient {

@@ -1,6 +1,6 @@
 #if Metrics
 public import CoreMetrics
-public import TelemetryKit
+public import TelemetryKitClient
 
 /// Publishes a client's counters (``TelemetryStats``) as swift-metrics, so operators read
 /// what the SDK queued, delivered and dropped where they read every other number (Prometheus

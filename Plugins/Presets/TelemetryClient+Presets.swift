@@ -1,4 +1,4 @@
-public import TelemetryKit
+public import TelemetryKitClient
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,6 +1,6 @@
 #if ServiceLifecycle
 public import ServiceLifecycle
-public import TelemetryKit
+public import TelemetryKitClient
 
 /// Runs a `TelemetryClient` for as long as a server's `ServiceGroup` runs, and delivers what
 /// is queued when the group shuts down.

@@ -1,6 +1,7 @@
 #if Tools
 import Foundation
 import TelemetryKitCollector
+import TelemetryKitSupport
 import TelemetryKitHTTPTestSupport
 import TelemetryKitTesting
 import Testing

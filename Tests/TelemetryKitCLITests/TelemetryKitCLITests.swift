@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TelemetryKit
+import TelemetryKitTrackingPlan
 import TelemetryKitCollector
 import TelemetryKitTesting
 

@@ -2,6 +2,7 @@ import Foundation
 import TelemetryKit
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

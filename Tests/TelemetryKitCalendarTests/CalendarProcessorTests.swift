@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitCalendar
+import TelemetryKitClient
 import Testing
 
 /// Expected calendar values for one instant.

@@ -1,6 +1,7 @@
 #if Tools
 import Testing
 import TelemetryKit
+import TelemetryKitTrackingPlan
 import TelemetryKitCollector
 import TelemetryKitHTTP
 

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitDevice
 import Testing
 

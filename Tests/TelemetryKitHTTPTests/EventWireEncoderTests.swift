@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitSupport
 import TelemetryKitTransformations
 import Testing
 

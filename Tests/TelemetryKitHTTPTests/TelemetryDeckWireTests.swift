@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitSupport
 import Testing
 
 /// Golden bodies: fixed events and the exact bytes TelemetryDeck's service must receive for

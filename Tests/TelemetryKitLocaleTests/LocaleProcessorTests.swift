@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitLocale
 import Testing
 

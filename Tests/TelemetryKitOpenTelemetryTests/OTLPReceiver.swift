@@ -6,7 +6,7 @@ import Dispatch
 #endif
 import Foundation
 
-/// The Python receiver in Tests/OTLPReceiver/otlp_receiver.py, on 127.0.0.1 for one test:
+/// The Python receiver in TestSupport/OTLPReceiver/otlp_receiver.py, on 127.0.0.1 for one test:
 /// it decodes every export with the OpenTelemetry project's generated classes (PyPI
 /// `opentelemetry-proto`) and refuses unknown fields and malformed encodings.
 final class OTLPReceiver: Sendable {
@@ -63,7 +63,7 @@ final class OTLPReceiver: Sendable {
     /// Starts a receiver and waits until it listens.
     static func start(filePath: String = #filePath) async throws -> OTLPReceiver {
         let script = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("OTLPReceiver/otlp_receiver.py")
+            .deletingLastPathComponent().appendingPathComponent("TestSupport/OTLPReceiver/otlp_receiver.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, "--lifetime", "300"]

@@ -2,6 +2,7 @@
 import InMemoryLogging
 import Logging
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitSwiftLog
 import Testing
 

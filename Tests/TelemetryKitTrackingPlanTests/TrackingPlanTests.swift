@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitTrackingPlan
 import Testing
 
 #if canImport(FoundationEssentials)

@@ -34,17 +34,17 @@ struct TelemetryEventExpansionTests {
                                 parameters: [
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "items",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "plan",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Plan.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Plan.self),
                                         isOptional: false
                                     ),
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "coupon.code",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(String.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: true
                                     )
                                 ],
@@ -57,10 +57,10 @@ struct TelemetryEventExpansionTests {
                     }
                     var parameters: TelemetryKit.EventParameters {
                         var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 3)
-                        values["items"] = TelemetryKit.TypedEventCoding.payloadValue(self.items)
-                        values["plan"] = TelemetryKit.TypedEventCoding.payloadValue(self.plan)
+                        values["items"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.items)
+                        values["plan"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.plan)
                         if let value = self.coupon {
-                            values["coupon.code"] = TelemetryKit.TypedEventCoding.payloadValue(value)
+                            values["coupon.code"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value)
                         }
                         return TelemetryKit.EventParameters(values)
                     }
@@ -99,12 +99,12 @@ struct TelemetryEventExpansionTests {
                                 parameters: [
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "step",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "startedAt",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Date.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Date.self),
                                         isOptional: true
                                     )
                                 ],
@@ -117,9 +117,9 @@ struct TelemetryEventExpansionTests {
                     }
                     public var parameters: TelemetryKit.EventParameters {
                         var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 2)
-                        values["step"] = TelemetryKit.TypedEventCoding.payloadValue(self.step)
+                        values["step"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.step)
                         if let value = self.startedAt {
-                            values["startedAt"] = TelemetryKit.TypedEventCoding.payloadValue(value)
+                            values["startedAt"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value)
                         }
                         return TelemetryKit.EventParameters(values)
                     }
@@ -185,7 +185,7 @@ struct TelemetryEventExpansionTests {
                                 parameters: [
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "items",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     )
                                 ],
@@ -196,12 +196,12 @@ struct TelemetryEventExpansionTests {
                                 parameters: [
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "items",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "coupon",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(String.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: true
                                     )
                                 ],
@@ -235,13 +235,13 @@ struct TelemetryEventExpansionTests {
                         switch self {
                         case .started(let value0):
                             var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 1)
-                            values["items"] = TelemetryKit.TypedEventCoding.payloadValue(value0)
+                            values["items"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value0)
                             return TelemetryKit.EventParameters(values)
                         case .completed(let value0, let value1, _):
                             var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 2)
-                            values["items"] = TelemetryKit.TypedEventCoding.payloadValue(value0)
+                            values["items"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value0)
                             if let value = value1 {
-                                values["coupon"] = TelemetryKit.TypedEventCoding.payloadValue(value)
+                                values["coupon"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value)
                             }
                             return TelemetryKit.EventParameters(values)
                         case .abandoned:
@@ -286,7 +286,7 @@ struct TelemetryEventExpansionTests {
                                 parameters: [
                                     TelemetryKit.EventSchema.Parameter(
                                         key: "reason",
-                                        type: TelemetryKit.TypedEventCoding.parameterType(String.self),
+                                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: false
                                     )
                                 ],
@@ -311,7 +311,7 @@ struct TelemetryEventExpansionTests {
                         switch self {
                         case .shown(let value0):
                             var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 1)
-                            values["reason"] = TelemetryKit.TypedEventCoding.payloadValue(value0)
+                            values["reason"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value0)
                             return TelemetryKit.EventParameters(values)
                         case .closed:
                             return TelemetryKit.EventParameters()

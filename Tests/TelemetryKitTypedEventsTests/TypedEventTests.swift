@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TelemetryKitTypedEvents
+import TelemetryKitTrackingPlan
 import Testing
 
 /// What the expanded macro sends and declares.

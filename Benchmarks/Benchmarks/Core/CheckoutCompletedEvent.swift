@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitTypedEvents
 
 /// The payment plan of ``CheckoutCompletedEvent``.
 enum CheckoutPlan: String, Sendable {
@@ -36,22 +37,22 @@ extension CheckoutCompletedEvent: TelemetryKit.TypedEvent {
                 parameters: [
                     TelemetryKit.EventSchema.Parameter(
                         key: "items",
-                        type: TelemetryKit.TypedEventCoding.parameterType(Int.self),
+                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                         isOptional: false
                     ),
                     TelemetryKit.EventSchema.Parameter(
                         key: "plan",
-                        type: TelemetryKit.TypedEventCoding.parameterType(CheckoutPlan.self),
+                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(CheckoutPlan.self),
                         isOptional: false
                     ),
                     TelemetryKit.EventSchema.Parameter(
                         key: "coupon",
-                        type: TelemetryKit.TypedEventCoding.parameterType(String.self),
+                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                         isOptional: true
                     ),
                     TelemetryKit.EventSchema.Parameter(
                         key: "express",
-                        type: TelemetryKit.TypedEventCoding.parameterType(Bool.self),
+                        type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Bool.self),
                         isOptional: false
                     ),
                 ],
@@ -64,12 +65,12 @@ extension CheckoutCompletedEvent: TelemetryKit.TypedEvent {
     }
     var parameters: TelemetryKit.EventParameters {
         var values = [Swift.String: TelemetryKit.PayloadValue](minimumCapacity: 4)
-        values["items"] = TelemetryKit.TypedEventCoding.payloadValue(self.items)
-        values["plan"] = TelemetryKit.TypedEventCoding.payloadValue(self.plan)
+        values["items"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.items)
+        values["plan"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.plan)
         if let value = self.coupon {
-            values["coupon"] = TelemetryKit.TypedEventCoding.payloadValue(value)
+            values["coupon"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value)
         }
-        values["express"] = TelemetryKit.TypedEventCoding.payloadValue(self.express)
+        values["express"] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(self.express)
         return TelemetryKit.EventParameters(values)
     }
     var floatValue: Swift.Double? {

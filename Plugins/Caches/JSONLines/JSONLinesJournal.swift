@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitCacheSupport
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 package import FoundationEssentials

@@ -1,5 +1,6 @@
 #if OpenTelemetry
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Writes a batch of events as one OTLP `ExportLogsServiceRequest`: protobuf (the OTLP
 /// default) or OTLP JSON, byte by byte.

@@ -309,7 +309,7 @@ public struct TelemetryEventMacro: ExtensionMacro {
     ) -> String {
         let parameterList = parameters.map {
             "TelemetryKit.EventSchema.Parameter(\nkey: \(literal($0.key)),\n"
-                + "type: TelemetryKit.TypedEventCoding.parameterType(\($0.valueType).self),\n"
+                + "type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(\($0.valueType).self),\n"
                 + "isOptional: \($0.isOptional)\n)"
         }
         let floatArgument = floatValue.map { "TelemetryKit.EventSchema.FloatValue(isOptional: \($0.isOptional))" }
@@ -334,10 +334,10 @@ public struct TelemetryEventMacro: ExtensionMacro {
             let key = literal(parameter.key)
             if parameter.isOptional {
                 lines.append(
-                    "if let value = \(value) { values[\(key)] = TelemetryKit.TypedEventCoding.payloadValue(value) }"
+                    "if let value = \(value) { values[\(key)] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(value) }"
                 )
             } else {
-                lines.append("values[\(key)] = TelemetryKit.TypedEventCoding.payloadValue(\(value))")
+                lines.append("values[\(key)] = TelemetryKitTypedEvents.TypedEventCoding.payloadValue(\(value))")
             }
         }
         lines.append("return TelemetryKit.EventParameters(values)")

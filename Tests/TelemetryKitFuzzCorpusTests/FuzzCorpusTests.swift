@@ -5,11 +5,12 @@ import Testing
 /// Every committed fuzz input (the seed corpus and the inputs of fixed crashes) runs through
 /// its check in the normal test suite, so a fixed crash stays fixed without a fuzzing build.
 struct FuzzCorpusTests {
-    /// Tests/Fuzz/Corpus, next to this file's folder.
+    /// Fuzz/Corpus at the package's root (this file is in Tests/<target>/).
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .deletingLastPathComponent()
-        .appendingPathComponent("Corpus", isDirectory: true)
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/Corpus", isDirectory: true)
 
     /// The collector's parser needs the Tools trait and a debug build.
     @Test(arguments: FuzzCheck.allCases.filter(\.isAvailable))

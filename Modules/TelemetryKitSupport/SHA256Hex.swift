@@ -7,7 +7,7 @@ import Crypto
 /// Lowercase hex SHA-256 digests.
 package enum SHA256Hex {
     /// The lowercase hex SHA-256 digest of the UTF-8 bytes of `string`.
-    public static func digest(_ string: String) -> String {
+    package static func digest(_ string: String) -> String {
         let digest = SHA256.hash(data: Array(string.utf8))
         let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
         var bytes = [UInt8]()

@@ -1,9 +1,10 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import Testing
 
 /// What the fuzz targets found, each as a test with the exact expected result. The inputs are
-/// also in Tests/Fuzz/Corpus/<reader>/regression-*, which the corpus tests replay.
+/// also in Fuzz/Corpus/<reader>/regression-*, which the corpus tests replay.
 struct FuzzRegressionTests {
     /// FuzzEventJSON (its first seed): `23:59:60` on 9999-12-31 is a date in year 10000. It
     /// was accepted, and the encoder wrote it as `0000-01-01T00:00:00.999Z`, so an event read

@@ -12,6 +12,7 @@
 //   done                      --count events were sent; the process then waits to be killed
 
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitInMemoryStorage
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache

@@ -2,6 +2,8 @@
 import ArgumentParser
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
+import TelemetryKitTrackingPlan
 import TelemetryKitCollector
 
 /// `telemetrykit send NAME …`: queue one event durably, then try to deliver the queue.

@@ -1,3 +1,5 @@
+package import TelemetryKit
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -13,27 +15,27 @@ package import Foundation
 package struct JSONByteReader {
     private let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
-    public private(set) var offset: Int
+    package private(set) var offset: Int
 
     /// Nesting limit for skipped values, so hostile input cannot exhaust the stack.
     private static let maximumDepth = 64
 
     /// Creates a reader at the start of `bytes`.
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         self.offset = 0
     }
 
     /// `true` once every byte was read.
-    public var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
     /// An error at the current offset.
-    public func error(_ message: String) -> EventJSONCodecError {
+    package func error(_ message: String) -> EventJSONCodecError {
         EventJSONCodecError(message, offset: offset)
     }
 
     /// Skips spaces, tabs, carriage returns and newlines.
-    public mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x09, 0x0A, 0x0D: offset += 1
@@ -43,13 +45,13 @@ package struct JSONByteReader {
     }
 
     /// The next non-whitespace byte, without consuming it.
-    public mutating func peekByte() -> UInt8? {
+    package mutating func peekByte() -> UInt8? {
         skipWhitespace()
         return offset < bytes.count ? bytes[offset] : nil
     }
 
     /// Consumes `byte` (after whitespace) or throws.
-    public mutating func expect(_ byte: UInt8) throws(EventJSONCodecError) {
+    package mutating func expect(_ byte: UInt8) throws(EventJSONCodecError) {
         guard peekByte() == byte else {
             throw error("expected '\(Character(Unicode.Scalar(byte)))'")
         }
@@ -57,14 +59,14 @@ package struct JSONByteReader {
     }
 
     /// Consumes `byte` (after whitespace) if it is next.
-    public mutating func consume(_ byte: UInt8) -> Bool {
+    package mutating func consume(_ byte: UInt8) -> Bool {
         guard peekByte() == byte else { return false }
         offset += 1
         return true
     }
 
     /// After a member or element: `true` if a comma follows, `false` at `closing`.
-    public mutating func readSeparator(closing: UInt8) throws(EventJSONCodecError) -> Bool {
+    package mutating func readSeparator(closing: UInt8) throws(EventJSONCodecError) -> Bool {
         if consume(UInt8(ascii: ",")) { return true }
         try expect(closing)
         return false
@@ -73,7 +75,7 @@ package struct JSONByteReader {
     // MARK: Strings
 
     /// Reads a string literal; the result must be valid UTF-8.
-    public mutating func readString() throws(EventJSONCodecError) -> String {
+    package mutating func readString() throws(EventJSONCodecError) -> String {
         try expect(UInt8(ascii: "\""))
         let start = offset
         // Fast path: no escapes.
@@ -168,7 +170,7 @@ package struct JSONByteReader {
     }
 
     /// Reads a quoted UUID in the 8-4-4-4-12 hex form (either case).
-    public mutating func readUUID() throws(EventJSONCodecError) -> UUID {
+    package mutating func readUUID() throws(EventJSONCodecError) -> UUID {
         try expect(UInt8(ascii: "\""))
         guard offset + 37 <= bytes.count, bytes[offset + 36] == 0x22 else { throw error("expected a UUID") }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -196,7 +198,7 @@ package struct JSONByteReader {
 
     /// Reads a number: `.int` when it has neither fraction nor exponent and fits in Int64,
     /// `.double` otherwise.
-    public mutating func readNumber() throws(EventJSONCodecError) -> PayloadValue {
+    package mutating func readNumber() throws(EventJSONCodecError) -> PayloadValue {
         skipWhitespace()
         let start = offset
         var isInteger = true
@@ -226,7 +228,7 @@ package struct JSONByteReader {
     }
 
     /// Reads a number as a Double.
-    public mutating func readDouble() throws(EventJSONCodecError) -> Double {
+    package mutating func readDouble() throws(EventJSONCodecError) -> Double {
         switch try readNumber() {
         case .int(let value): return Double(value)
         case .double(let value): return value
@@ -258,14 +260,14 @@ package struct JSONByteReader {
     }
 
     /// Reads `true` or `false`.
-    public mutating func readBool() throws(EventJSONCodecError) -> Bool {
+    package mutating func readBool() throws(EventJSONCodecError) -> Bool {
         if consumeLiteral("true") { return true }
         if consumeLiteral("false") { return false }
         throw error("expected true or false")
     }
 
     /// Consumes `null` if it is next.
-    public mutating func consumeNull() -> Bool {
+    package mutating func consumeNull() -> Bool {
         consumeLiteral("null")
     }
 
@@ -282,7 +284,7 @@ package struct JSONByteReader {
     }
 
     /// Skips any JSON value (for unknown keys written by a newer version).
-    public mutating func skipValue() throws(EventJSONCodecError) {
+    package mutating func skipValue() throws(EventJSONCodecError) {
         try skipValue(depth: 0)
     }
 
@@ -318,7 +320,7 @@ package struct JSONByteReader {
 
     /// Reads one event object. `sessionID`, `payload`, `floatValue` and `isTestMode` may be
     /// absent or `null`; unknown keys are skipped.
-    public mutating func readEvent() throws(EventJSONCodecError) -> Event {
+    package mutating func readEvent() throws(EventJSONCodecError) -> Event {
         var id: UUID?
         var appID: String?
         var type: String?

@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitJSONLinesCache
+import TelemetryKitSupport
 
 extension FuzzCheck {
     /// Every live entry points at a complete line inside the readable part, in file order,

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
 import Testing
 
 /// The two-layer payload: shared metadata below, the event's own entries on top.

@@ -1,7 +1,9 @@
+package import TelemetryKit
+
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// The JSON form of an ``Event``, fast and exact: what durable caches store and read back.
@@ -25,9 +27,9 @@ public import Foundation
 /// let line = EventJSONCodec.encode(event)
 /// let back = try EventJSONCodec.decode(line)   // == event
 /// ```
-public enum EventJSONCodec {
+package enum EventJSONCodec {
     /// The event as UTF-8 JSON, on one line (control characters are escaped).
-    public static func encode(_ event: Event) -> [UInt8] {
+    package static func encode(_ event: Event) -> [UInt8] {
         var buffer: [UInt8] = []
         // An upper bound of the entry count (shadowed keys counted twice) without lookups.
         buffer.reserveCapacity(
@@ -38,7 +40,7 @@ public enum EventJSONCodec {
     }
 
     /// Appends the event as UTF-8 JSON to `buffer`.
-    public static func encode(_ event: Event, into buffer: inout [UInt8]) {
+    package static func encode(_ event: Event, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #"{"id":"#.utf8)
         appendUUID(event.id, to: &buffer)
         buffer.append(contentsOf: #","appID":"#.utf8)
@@ -65,7 +67,7 @@ public enum EventJSONCodec {
 
     /// Reads one event from UTF-8 JSON. Whitespace around the object is allowed; anything
     /// else after it is an error.
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(EventJSONCodecError) -> Event {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(EventJSONCodecError) -> Event {
         var reader = JSONByteReader(bytes)
         let event = try reader.readEvent()
         reader.skipWhitespace()
@@ -74,7 +76,7 @@ public enum EventJSONCodec {
     }
 
     /// Reads one event from UTF-8 JSON held in an array, an array slice or `Data`.
-    public static func decode(_ bytes: some ContiguousBytes) throws(EventJSONCodecError) -> Event {
+    package static func decode(_ bytes: some ContiguousBytes) throws(EventJSONCodecError) -> Event {
         let result: Result<Event, EventJSONCodecError> = bytes.withUnsafeBytes { raw in
             do throws(EventJSONCodecError) {
                 return .success(try decode(raw))
@@ -147,7 +149,7 @@ public enum EventJSONCodec {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Writes a UUID in `uuidString` form (uppercase), quoted.
-    public static func appendUUID(_ id: UUID, to buffer: inout [UInt8]) {
+    package static func appendUUID(_ id: UUID, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         withUnsafeBytes(of: id.uuid) { bytes in
             hexDigits.withUnsafeBufferPointer { hex in
@@ -164,7 +166,7 @@ public enum EventJSONCodec {
 
     /// Writes a JSON string literal, escaping quotes, backslashes and control characters;
     /// runs without anything to escape are copied whole.
-    public static func appendString(_ string: String, to buffer: inout [UInt8]) {
+    package static func appendString(_ string: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -276,16 +278,16 @@ private final class SharedFragments: Sendable {
 }
 
 /// Why a byte sequence is not an event in `EventJSONCodec`'s format.
-public struct EventJSONCodecError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct EventJSONCodecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
-    public var message: String
+    package var message: String
     /// The byte offset where reading stopped.
-    public var offset: Int
+    package var offset: Int
 
-    public init(_ message: String, offset: Int) {
+    package init(_ message: String, offset: Int) {
         self.message = message
         self.offset = offset
     }
 
-    public var description: String { "Invalid event JSON at byte \(offset): \(message)" }
+    package var description: String { "Invalid event JSON at byte \(offset): \(message)" }
 }

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitHTTP
 import TelemetryKitInMemoryStorage
 

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TelemetryKit
+import TelemetryKitTrackingPlan
 import TelemetryKitCollector
 import TelemetryKitDefaults
 import TelemetryKitHTTP

@@ -1,0 +1,52 @@
+import Foundation
+import TelemetryKitDefaults
+import Testing
+
+/// Package.swift's `defaultPlugins` is the one list of what `TelemetryKitDefaults` assembles;
+/// these tests hold Exports.swift and `Telemetry.defaultProcessors()` to it, so adding a
+/// default plugin in one place and forgetting another fails here.
+struct DefaultPluginListTests {
+    /// The package's root (this file is in Tests/<target>/).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The module names in Package.swift's `let defaultPlugins = [...]`, in order.
+    static func defaultPluginModules() throws -> [String] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let start = try #require(manifest.range(of: "let defaultPlugins = ["))
+        let end = try #require(manifest.range(of: "]", range: start.upperBound..<manifest.endIndex))
+        return manifest[start.upperBound..<end.lowerBound]
+            .split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""]) }
+            .filter { !$0.isEmpty }
+            .map { "TelemetryKit\($0)" }
+    }
+
+    @Test func exportsReExportExactlyTheCoreTheRuntimeAndTheDefaultPlugins() throws {
+        let exports = try String(
+            contentsOf: Self.root.appendingPathComponent("Modules/TelemetryKitDefaults/Exports.swift"),
+            encoding: .utf8
+        )
+        let exported = exports.split(separator: "\n")
+            .filter { $0.hasPrefix("@_exported public import ") }
+            .map { String($0.dropFirst("@_exported public import ".count)) }
+        let plugins = try Self.defaultPluginModules()
+        #expect(plugins.count == 18)
+        #expect(Set(exported) == Set(plugins + ["TelemetryKit", "TelemetryKitClient"]))
+        #expect(exported.count == plugins.count + 2)
+    }
+
+    @Test func defaultProcessorsAreTheDefaultProcessorPluginsInTheirOrder() throws {
+        let processorFolders = Self.root.appendingPathComponent("Plugins/Processors")
+        let processorPlugins = try Self.defaultPluginModules().filter { module in
+            let name = String(module.dropFirst("TelemetryKit".count))
+            return FileManager.default.fileExists(atPath: processorFolders.appendingPathComponent(name).path)
+        }
+        let modules = Telemetry.defaultProcessors().map { processor in
+            String(String(reflecting: type(of: processor)).prefix { $0 != "." })
+        }
+        #expect(modules == processorPlugins)
+        #expect(modules.first == "TelemetryKitPreviewFilter")
+        #expect(modules.count == 13)
+    }
+}

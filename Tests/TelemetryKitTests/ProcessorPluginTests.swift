@@ -1,0 +1,115 @@
+import Foundation
+import TelemetryKit
+import Testing
+
+// This target depends on `TelemetryKit` alone (no runtime, no testing kit): what a third
+// party's processor plugin compiles against. The processors below are written as such a
+// plugin would write them, and run through the protocol's own entry points.
+
+/// Adds a plan parameter and drops events of blocked names, as a plugin would.
+private struct PlanTagger: SynchronousEventProcessor {
+    let plan: String
+    let blockedNames: Set<String>
+
+    func process(_ input: inout EventInput, context: inout EventContext) throws {
+        if blockedNames.contains(input.name) { throw ProcessorError.eventFiltered }
+        input.parameters["plan"] = plan
+        context.isTestMode = true
+    }
+}
+
+/// An asynchronous plugin: reads its setting from storage when started, renames on the way.
+private actor RenamingProcessor: EventProcessor {
+    private var prefix = ""
+
+    func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        prefix = await storage.string(forKey: "prefix") ?? ""
+    }
+
+    nonisolated func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        var input = input
+        input.name = await prefix + input.name
+        return try await next(input, context)
+    }
+}
+
+/// A storage, a logger and an emitter a plugin's own tests can write against the API alone.
+private actor DictionaryStorage: ProcessorStorage {
+    private var values: [String: Data] = [:]
+    func data(forKey key: String) -> Data? { values[key] }
+    func set(_ data: Data?, forKey key: String) { values[key] = data }
+    func string(forKey key: String) -> String? { values[key].flatMap { String(data: $0, encoding: .utf8) } }
+    func set(_ value: String?, forKey key: String) { values[key] = value.map { Data($0.utf8) } }
+    func integer(forKey key: String) -> Int { string(forKey: key).flatMap(Int.init) ?? 0 }
+    func set(_ value: Int, forKey key: String) { set(String(value), forKey: key) }
+    func bool(forKey key: String) -> Bool { string(forKey: key) == "true" }
+    func set(_ value: Bool, forKey key: String) { set(value ? "true" : "false", forKey: key) }
+}
+
+private struct SilentLogger: Logging {
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {}
+}
+
+private struct NoEmitter: EventSending {
+    func send(_ input: EventInput) async {}
+}
+
+struct ProcessorPluginTests {
+    /// The end of a pipeline, as the runtime's finalizer would be: the input as an event.
+    @Sendable static func finalize(_ input: EventInput, _ context: EventContext) -> Event {
+        var payload: [String: PayloadValue] = [:]
+        for (key, value) in input.parameters.values { payload[key] = value }
+        return Event(
+            appID: "app",
+            type: input.name,
+            clientUser: context.userIdentifier ?? "anonymous",
+            receivedAt: input.timestamp,
+            payload: payload,
+            isTestMode: context.isTestMode ?? false
+        )
+    }
+
+    @Test func aSynchronousProcessorChangesTheEventAndItsContext() async throws {
+        let tagger = PlanTagger(plan: "pro", blockedNames: [])
+        var input = EventInput("Screen.shown", parameters: ["screen": "home"])
+        var context = EventContext(userIdentifier: "user-1")
+        #expect(try tagger.processImmediately(&input, context: &context) == .continued)
+        #expect(input.parameters["plan"] as? String == "pro")
+        #expect(input.parameters["screen"] as? String == "home")
+        #expect(context.isTestMode == true)
+
+        let event = try await tagger.process(
+            EventInput("Screen.shown"),
+            context: EventContext(userIdentifier: "user-2"),
+            next: Self.finalize
+        )
+        #expect(event.type == "Screen.shown")
+        #expect(event.clientUser == "user-2")
+        #expect(event.payload["plan"] == .string("pro"))
+        #expect(event.isTestData)
+    }
+
+    @Test func aSynchronousProcessorFiltersByThrowing() async {
+        let tagger = PlanTagger(plan: "pro", blockedNames: ["Debug.ping"])
+        await #expect(throws: ProcessorError.self) {
+            _ = try await tagger.process(EventInput("Debug.ping"), context: EventContext(), next: Self.finalize)
+        }
+    }
+
+    @Test func anAsynchronousProcessorReadsItsStorageWhenStarted() async throws {
+        let storage = DictionaryStorage()
+        await storage.set("Beta.", forKey: "prefix")
+        let renamer = RenamingProcessor()
+        await renamer.start(storage: storage, logger: SilentLogger(), emitter: NoEmitter())
+        let event = try await renamer.process(EventInput("Opened"), context: EventContext(), next: Self.finalize)
+        #expect(event.type == "Beta.Opened")
+        // Without a synchronous path the pipeline must await it.
+        var input = EventInput("Opened")
+        var context = EventContext()
+        #expect(try renamer.processImmediately(&input, context: &context) == .needsAsync)
+    }
+}
