@@ -210,6 +210,8 @@ targets += [
             "TelemetryKitInMemoryStorage",
             "TelemetryKitSQLiteCache",
             "TelemetryKitJSONLinesCache",
+            // --transmitter http: the multi-process test posts to the collector.
+            "TelemetryKitHTTP",
         ],
         path: "Tests/CrashTester"
     ),
