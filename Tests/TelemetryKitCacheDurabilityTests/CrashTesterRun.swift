@@ -118,6 +118,14 @@ final class CrashTesterRun {
         _ = try await wait(timeout: 30) { $0.finished }
     }
 
+    /// Waits until the child exits by itself; returns its exit status.
+    func waitForExit() async throws -> Int32 {
+        while process.isRunning {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return process.terminationStatus
+    }
+
     var terminationReason: String {
         process.isRunning
             ? "running" : "status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"

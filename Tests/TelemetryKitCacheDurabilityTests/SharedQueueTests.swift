@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitJSONLinesCache
 import TelemetryKitTesting
 import Testing
 
@@ -53,6 +54,38 @@ struct SharedQueueTests {
                 #expect(numbers == numbers.sorted(), "sender \(sender), events from \(first)")
             }
         }
+    }
+
+    /// A JSON-lines journal has one writer: while a process has it open, a second process
+    /// cannot open it (the crash tester exits with status 2 on the typed error), nor can an
+    /// instance here; once the first process is killed, the journal opens with every event
+    /// it acknowledged.
+    @Test func aJSONLinesJournalRefusesASecondProcessUntilTheFirstIsGone() async throws {
+        let executable = try locateCrashTesterExecutable()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let holder = try CrashTesterRun(
+            executable: executable,
+            arguments: ["--cache", "jsonlines", "--file", url.path, "--count", "5"]
+        )
+        #expect(try await holder.wait { $0.done })
+
+        let second = try CrashTesterRun(
+            executable: executable,
+            arguments: ["--cache", "jsonlines", "--file", url.path, "--first", "6", "--count", "5"]
+        )
+        #expect(try await second.waitForExit() == 2)
+        #expect(second.snapshot.acknowledged == [])
+        let refusal = #expect(throws: JSONLinesEventCache.FileInUseError.self) {
+            _ = try JSONLinesEventCache(fileURL: url)
+        }
+        #expect(refusal?.path == url.path)
+        #expect(refusal?.lockPath == url.path + ".lock")
+
+        try await holder.kill()
+        let reopened = try JSONLinesEventCache(fileURL: url)
+        #expect(try await reopened.peek(limit: 100).map { $0.payload["number"] } == (1...5).map { .int(Int64($0)) })
     }
 }
 
