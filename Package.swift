@@ -230,6 +230,8 @@ targets += [
             "telemetrykit-crashtester",
             // The upgrade tests look into a converted database.
             .target(name: "CSQLite", condition: .when(platforms: sqliteSystemLibraryPlatforms)),
+            // The multi-process test sends to the collector (with the Tools trait only).
+            .target(name: "TelemetryKitCollector", condition: .when(traits: ["Tools"])),
         ],
         path: "Tests/TelemetryKitCacheDurabilityTests",
         // Files written by earlier on-disk formats: the upgrade tests read them.
