@@ -77,7 +77,10 @@ struct MultiProcessDeliveryTests {
         let receivedNumbers = received.compactMap(Self.number)
         #expect(receivedNumbers.count == received.count, "every received event carries its number, \(comment)")
         let missing = acknowledged.subtracting(receivedNumbers)
-        #expect(missing.isEmpty, "\(missing.count) acknowledged event(s) lost: \(missing.sorted().prefix(20)), \(comment)")
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) acknowledged event(s) lost: \(missing.sorted().prefix(20)), \(comment)"
+        )
         #expect(
             receivedNumbers.allSatisfy { number in
                 (0..<Self.processes).contains { slot in
