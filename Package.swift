@@ -116,8 +116,10 @@ targets += processor("DefaultParameters", testDependencies: ["TelemetryKitDefaul
 targets += processor("DefaultPrefix")
 targets += processor("Validation")
 targets += processor("TestMode")
-targets += processor("UserIdentifier")
-targets += processor("SessionTracking")
+// Its cross-process tests share one storage file between two instances.
+targets += processor("UserIdentifier", testDependencies: ["TelemetryKitPlistStorage"])
+// Its cross-process tests share one storage file between two instances.
+targets += processor("SessionTracking", testDependencies: ["TelemetryKitPlistStorage"])
 targets += processor("Device")
 targets += processor("AppInfo")
 targets += processor("Locale")
