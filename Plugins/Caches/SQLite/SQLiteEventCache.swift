@@ -62,7 +62,9 @@ import Musl
 ///   expires, and at once when its process is gone (killed): the next sender then sends the
 ///   dead sender's batch again, with the same event ids, the only duplicates that sharing
 ///   adds. Keep ``sendLeaseDuration`` above the transmitter's timeout (30 s for the HTTP
-///   transmitter), or a slow send could be sent a second time by another process.
+///   transmitter), or a slow send could be sent a second time by another process. A
+///   `flush()` in a process that does not hold the lease ends at once: the events stay
+///   queued for the holder (or for whoever sends next).
 /// - **Counts in the database.** Eviction (`limit`, `maxBytes`) and the clean-up of shared
 ///   metadata run under SQLite's write lock on counts read from the file whenever another
 ///   process wrote since (`PRAGMA data_version`). ``count()`` is this instance's view as of
