@@ -46,8 +46,7 @@ struct SharedQueueTests {
         #expect(Set(all.map(\.number)) == expected)
         #expect(all.count == expected.count, "\(all.count - Set(all.map(\.id)).count) event(s) delivered twice")
         #expect(Set(all.map(\.id)).count == all.count)
-        // Both processes sent: the lease passed between them.
-        #expect(delivered.allSatisfy { !$0.isEmpty })
+        // (Which process sends is up to the lease's timing: one may send everything.)
         for (sender, events) in delivered.enumerated() {
             for first in firsts {
                 let numbers = events.map(\.number).filter { $0 >= first && $0 < first + Self.eventsPerProcess }
