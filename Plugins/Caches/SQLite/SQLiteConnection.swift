@@ -98,6 +98,11 @@ final class SQLiteConnection {
     private var knownDataVersion: Int64?
     /// Inside ``transaction(_:)``: nested calls run in the open transaction.
     private var inTransaction = false
+    /// Whether another connection (process) uses the file: only then does a transaction that
+    /// changes the counts store them in the `totals` row (one more page written per commit,
+    /// which a process alone with its file does not pay). Set when the file was shared at
+    /// opening (``noteSharedFile()``) or another connection's commit is seen, and kept.
+    private(set) var sharesFile = false
     /// The send lease this connection holds (see ``SendLease``) and the last row it covers:
     /// released once no row up to there is left.
     private var heldLease: (token: [UInt8], through: Int64)?
@@ -301,6 +306,12 @@ final class SQLiteConnection {
             try storeTotals()
         }
         isVerified = true
+    }
+
+    /// Says that another instance has the file open: from now on the counts are stored with
+    /// every change (see ``sharesFile``).
+    func noteSharedFile() {
+        sharesFile = true
     }
 
     /// Counts the rows and their bytes (reads the whole table).
@@ -859,7 +870,10 @@ final class SQLiteConnection {
     }
 
     /// Catches up with what other connections committed since this one last looked
-    /// (`PRAGMA data_version` changed): reads the counts from the `totals` row and forgets the
+    /// (`PRAGMA data_version` changed): reads the counts from the `totals` row, which every
+    /// connection that knows it shares the file keeps current (a connection alone with its
+    /// file leaves the row behind, so on the first commit of another it counts the rows
+    /// once instead), and forgets the
     /// cached contexts (another process may have deleted them, and their ids be reused).
     /// Called at the start of every transaction, under the write lock, so the counts that
     /// eviction and the clean-up of contexts rely on are exact.
@@ -873,6 +887,13 @@ final class SQLiteConnection {
         guard isVerified, let known = knownDataVersion, known != version else { return }
         contextIDs = nil
         decodedContexts = [:]
+        guard sharesFile else {
+            // The first commit of another connection seen: this one, alone until now, has
+            // left the `totals` row behind, so the rows are counted once.
+            sharesFile = true
+            try countRows()
+            return
+        }
         let totals = sqlite3_step(selectTotals)
         if totals == SQLITE_ROW {
             count = Int(sqlite3_column_int64(selectTotals, 0))
@@ -1014,7 +1035,7 @@ final class SQLiteConnection {
             try syncWithOtherConnections()
             (countBefore, bytesBefore) = (count, storedBytes)
             let result = try body()
-            if isVerified, count != countBefore || storedBytes != bytesBefore {
+            if isVerified, sharesFile, count != countBefore || storedBytes != bytesBefore {
                 try storeTotals()
             }
             try run(commit)

@@ -132,6 +132,12 @@ struct SQLiteDatabase {
     /// events older than `maxEventAge` and evicts beyond the limit.
     mutating func verifyOpening(maxEventAge: TimeInterval?, now: Date) throws {
         let (limit, maxBytes) = (limit, maxBytes)
+        // Another instance has the file open (it holds the shared lock too): keep the counts
+        // in the file for it from the first change on.
+        if (try? fileLock.lock(.exclusive, wait: false)) != true {
+            connection.noteSharedFile()
+        }
+        _ = try? fileLock.lock(.shared)
         evicted += try run { connection in
             if !connection.isVerified { try connection.verify() }
             var evicted = 0
