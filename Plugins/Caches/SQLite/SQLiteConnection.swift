@@ -99,10 +99,14 @@ final class SQLiteConnection {
     /// Inside ``transaction(_:)``: nested calls run in the open transaction.
     private var inTransaction = false
     /// Whether another connection (process) uses the file: only then does a transaction that
-    /// changes the counts store them in the `totals` row (one more page written per commit,
-    /// which a process alone with its file does not pay). Set when the file was shared at
-    /// opening (``noteSharedFile()``) or another connection's commit is seen, and kept.
+    /// writes store the counts in the `totals` row (one more page written per commit, which a
+    /// process alone with its file does not pay). Set when the file was shared at opening
+    /// (``noteSharedFile()``) or another connection's commit is seen, and kept.
     private(set) var sharesFile = false
+    /// The `totals` row's stamp as this connection last read or wrote it: every write of the
+    /// row increments it, so a commit by another connection that left it unchanged came from
+    /// one that does not keep the row (alone until then, or a tool), and the rows are counted.
+    private var knownTotalsStamp: Int64 = -1
     /// The send lease this connection holds (see ``SendLease``) and the last row it covers:
     /// released once no row up to there is left.
     private var heldLease: (token: [UInt8], through: Int64)?
@@ -139,7 +143,8 @@ final class SQLiteConnection {
         CREATE TABLE IF NOT EXISTS totals (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             count INTEGER NOT NULL,
-            bytes INTEGER NOT NULL
+            bytes INTEGER NOT NULL,
+            stamp INTEGER NOT NULL
         );
         CREATE TABLE IF NOT EXISTS send_lease (
             id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -223,8 +228,11 @@ final class SQLiteConnection {
             selectContext = try prepare("SELECT json FROM contexts WHERE id = ?1")
             deleteContexts = try prepare("DELETE FROM contexts")
             dataVersion = try prepare("PRAGMA data_version")
-            selectTotals = try prepare("SELECT count, bytes FROM totals WHERE id = 1")
-            writeTotals = try prepare("INSERT OR REPLACE INTO totals (id, count, bytes) VALUES (1, ?1, ?2)")
+            selectTotals = try prepare("SELECT count, bytes, stamp FROM totals WHERE id = 1")
+            writeTotals = try prepare(
+                "INSERT OR REPLACE INTO totals (id, count, bytes, stamp) "
+                    + "VALUES (1, ?1, ?2, COALESCE((SELECT stamp FROM totals WHERE id = 1), 0) + 1) RETURNING stamp"
+            )
             selectLease = try prepare("SELECT token, pid, expires_at FROM send_lease WHERE id = 1")
             writeLease = try prepare(
                 "INSERT OR REPLACE INTO send_lease (id, token, pid, expires_at) VALUES (1, ?1, ?2, ?3)"
@@ -871,12 +879,13 @@ final class SQLiteConnection {
 
     /// Catches up with what other connections committed since this one last looked
     /// (`PRAGMA data_version` changed): reads the counts from the `totals` row, which every
-    /// connection that knows it shares the file keeps current (a connection alone with its
-    /// file leaves the row behind, so on the first commit of another it counts the rows
-    /// once instead), and forgets the
-    /// cached contexts (another process may have deleted them, and their ids be reused).
-    /// Called at the start of every transaction, under the write lock, so the counts that
-    /// eviction and the clean-up of contexts rely on are exact.
+    /// connection that knows it shares the file keeps current with each commit that writes;
+    /// counts the rows instead when the row was not rewritten since this connection last saw
+    /// it (the commit came from a connection that believed itself alone, as this one did
+    /// until now, or from a tool). Forgets the cached contexts (another process may have
+    /// deleted them, and their ids be reused). Called at the start of every transaction,
+    /// under the write lock, so the counts that eviction and the clean-up of contexts rely on
+    /// are exact.
     private func syncWithOtherConnections() throws(SQLiteFailure) {
         guard let dataVersion, let selectTotals else { throw closedFailure }
         let result = sqlite3_step(dataVersion)
@@ -887,32 +896,33 @@ final class SQLiteConnection {
         guard isVerified, let known = knownDataVersion, known != version else { return }
         contextIDs = nil
         decodedContexts = [:]
-        guard sharesFile else {
-            // The first commit of another connection seen: this one, alone until now, has
-            // left the `totals` row behind, so the rows are counted once.
-            sharesFile = true
-            try countRows()
-            return
-        }
+        let wasSharing = sharesFile
+        sharesFile = true
         let totals = sqlite3_step(selectTotals)
-        if totals == SQLITE_ROW {
+        defer { sqlite3_reset(selectTotals) }
+        guard totals == SQLITE_ROW || totals == SQLITE_DONE else { throw failure(totals) }
+        let stamp = totals == SQLITE_ROW ? sqlite3_column_int64(selectTotals, 2) : -1
+        if wasSharing, totals == SQLITE_ROW, stamp != knownTotalsStamp {
             count = Int(sqlite3_column_int64(selectTotals, 0))
             storedBytes = Int(sqlite3_column_int64(selectTotals, 1))
-            sqlite3_reset(selectTotals)
         } else {
-            sqlite3_reset(selectTotals)
-            guard totals == SQLITE_DONE else { throw failure(totals) }
-            // Written by a build that keeps no totals: count the rows.
+            // This connection has kept no totals until now, or the committer did not.
             try countRows()
         }
+        knownTotalsStamp = stamp
     }
 
-    /// Writes ``count`` and ``storedBytes`` to the `totals` row, for the other connections.
+    /// Writes ``count`` and ``storedBytes`` to the `totals` row, for the other connections,
+    /// with a new stamp.
     private func storeTotals() throws(SQLiteFailure) {
         guard let writeTotals else { throw closedFailure }
         sqlite3_bind_int64(writeTotals, 1, Int64(count))
         sqlite3_bind_int64(writeTotals, 2, Int64(storedBytes))
-        try run(writeTotals)
+        defer { sqlite3_reset(writeTotals) }
+        let result = sqlite3_step(writeTotals)
+        guard result == SQLITE_ROW else { throw failure(result) }
+        knownTotalsStamp = sqlite3_column_int64(writeTotals, 0)
+        _ = sqlite3_step(writeTotals)
     }
 
     private func delete(ids: [UUID]) throws(SQLiteFailure) -> Int {
@@ -1029,13 +1039,16 @@ final class SQLiteConnection {
         try run(begin)
         inTransaction = true
         defer { inTransaction = false }
-        var (countBefore, bytesBefore) = (count, storedBytes)
+        var (countBefore, bytesBefore, stampBefore) = (count, storedBytes, knownTotalsStamp)
         let heldBefore = heldLease
         do {
             try syncWithOtherConnections()
-            (countBefore, bytesBefore) = (count, storedBytes)
+            (countBefore, bytesBefore, stampBefore) = (count, storedBytes, knownTotalsStamp)
+            let changesBefore = sqlite3_total_changes64(db)
             let result = try body()
-            if isVerified, sharesFile, count != countBefore || storedBytes != bytesBefore {
+            // Every commit that writes restamps the row, so that the others can tell it from
+            // a commit of a connection that keeps no totals.
+            if isVerified, sharesFile, sqlite3_total_changes64(db) != changesBefore {
                 try storeTotals()
             }
             try run(commit)
@@ -1044,7 +1057,7 @@ final class SQLiteConnection {
             _ = sqlite3_step(rollback)
             sqlite3_reset(rollback)
             (count, storedBytes) = (countBefore, bytesBefore)
-            heldLease = heldBefore
+            (heldLease, knownTotalsStamp) = (heldBefore, stampBefore)
             throw error
         }
     }
