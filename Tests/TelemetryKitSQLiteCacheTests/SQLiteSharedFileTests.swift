@@ -139,6 +139,28 @@ struct SQLiteSharedFileTests {
         #expect(try await widget.peek(limit: 100) == Array(events[3...]))
     }
 
+    /// A writer that keeps no totals (a tool, or an instance that believed itself alone):
+    /// each of its commits leaves the totals row's stamp as it was, and the cache counts the
+    /// rows instead of trusting the row, the first time and every time after.
+    @Test func commitsThatLeaveTheTotalsBehindAreCounted() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let cache = try SQLiteEventCache(fileURL: url)
+        let events = EventCacheConformance.numberedEvents(1...6)
+        try await cache.append(events)
+
+        try executeSQL(at: url, "DELETE FROM events WHERE seq <= 2;")
+        #expect(try await cache.peek(limit: 1) == [events[2]])
+        #expect(await cache.count() == 4)
+        try executeSQL(at: url, "DELETE FROM events WHERE seq = 6;")
+        #expect(try await cache.peek(limit: 10) == Array(events[2..<5]))
+        #expect(await cache.count() == 3)
+        // Its own writes keep the row current for the others.
+        try await cache.append([events[5]])
+        #expect(try queryInt(at: url, "SELECT count FROM totals") == 4)
+    }
+
     /// Another process emptied the queue (which drops the stored metadata) and appended
     /// events with other metadata, reusing the freed ids: an instance that remembered the old
     /// ids must not attach its events to the other's metadata.
