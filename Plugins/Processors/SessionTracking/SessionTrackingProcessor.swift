@@ -70,8 +70,10 @@ import Musl
 /// The process that started the session keeps writing the history; a process that joined
 /// writes only the session's last activity (so the session stays active while it is used)
 /// and reads the history back, and owns the sessions it starts later (on returning to the
-/// foreground after `sessionTimeout`, or on `newSession()`). Storage merges keys, not values:
-/// if two processes start sessions at the same moment, the history of the later write wins.
+/// foreground after `sessionTimeout`, or on `newSession()`). An app's return from the
+/// background follows its own time there: an extension's activity meanwhile does not keep
+/// the app's session going. Storage merges keys, not values: if two processes start sessions
+/// at the same moment, the history of the later write wins.
 public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving, SynchronousEventProcessor {
     /// The default time in the background after which returning starts a new session.
     public static let defaultSessionTimeout: TimeInterval = 300
