@@ -134,10 +134,10 @@ struct SQLiteDatabase {
         let (limit, maxBytes) = (limit, maxBytes)
         // Another instance has the file open (it holds the shared lock too): keep the counts
         // in the file for it from the first change on.
-        if (try? fileLock.lock(.exclusive, wait: false)) != true {
-            connection.noteSharedFile()
+        switch try? fileLock.exclusiveIfAlone() {
+        case true?: try? fileLock.share()
+        case false?, nil: connection.noteSharedFile()
         }
-        _ = try? fileLock.lock(.shared)
         evicted += try run { connection in
             if !connection.isVerified { try connection.verify() }
             var evicted = 0
@@ -208,7 +208,8 @@ struct SQLiteDatabase {
     /// Runs `body` (the replacement of the damaged file) only if no other instance has the
     /// file open: with `lock` held exclusively, taken without waiting, then shared again.
     ///
-    /// - Throws: an ``EventCacheError`` when another process (or instance) has the file open.
+    /// - Throws: ``FileInUse`` when another process (or instance) has the file open; an
+    ///   ``EventCacheError`` when the lock itself fails.
     private static func alone<Result>(
         with lock: SidecarFileLock,
         path: String,
@@ -217,12 +218,12 @@ struct SQLiteDatabase {
     ) throws -> Result {
         let alone: Bool
         do {
-            alone = try lock.lock(.exclusive, wait: false)
+            alone = try lock.exclusiveIfAlone()
         } catch {
             throw EventCacheError("Cannot lock the damaged SQLite event cache to replace it: \(error)", path: path)
         }
-        defer { _ = try? lock.lock(.shared) }
         guard alone else { throw FileInUse(cause: cause) }
+        defer { _ = try? lock.share() }
         return try body()
     }
 

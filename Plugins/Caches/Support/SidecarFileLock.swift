@@ -23,6 +23,18 @@ import Musl
 /// guard try lock.lock(.exclusive, wait: false) else { throw … }   // another instance has it
 /// ```
 ///
+/// ## Converting between shared and exclusive
+///
+/// An instance that holds the lock shared ("I have the file open") and wants to know whether
+/// it is alone converts to exclusive without waiting. `flock` converts by dropping the old
+/// lock first, so a failed attempt leaves a moment in which the instance holds nothing: if
+/// another instance converted in that moment, it would find itself alone and could replace
+/// the file under the first. So conversions (``exclusiveIfAlone()``, ``share()``) take a
+/// second lock first, on `<path>-gate`: one conversion at a time, and since every instance
+/// outside a conversion holds the main lock, one that gets it exclusively really is alone.
+/// Taking the lock shared at opening needs no gate: the kernel grants it, or waits while a
+/// converted holder replaces the file.
+///
 /// Not thread-safe: its owner calls it from one place at a time (inside the cache's lock).
 package final class SidecarFileLock {
     /// How the lock is held.
@@ -47,6 +59,8 @@ package final class SidecarFileLock {
     /// The lock file.
     package let path: String
     private let descriptor: Int32
+    /// The gate's descriptor (`<path>-gate`), opened on the first conversion.
+    private var gate: Int32?
     /// How the lock is held now; nil when not held.
     package private(set) var mode: Mode?
 
@@ -64,6 +78,7 @@ package final class SidecarFileLock {
     deinit {
         // Closing the descriptor releases the lock.
         close(descriptor)
+        if let gate { close(gate) }
     }
 
     /// Takes (or converts to) the lock in `mode`.
@@ -91,6 +106,49 @@ package final class SidecarFileLock {
         self.mode = nil
         if code == EWOULDBLOCK { return false }
         throw Failure(operation: "flock", path: path, code: code)
+    }
+
+    /// Converts a shared lock to exclusive if no other instance holds the lock, under the gate
+    /// (see "Converting between shared and exclusive").
+    ///
+    /// - Returns: true with the lock held exclusively (give it back with ``share()``); false
+    ///   with the lock held shared, as before.
+    package func exclusiveIfAlone() throws(Failure) -> Bool {
+        try throughGate { () throws(Failure) -> Bool in
+            if try lock(.exclusive, wait: false) { return true }
+            // Immediate: only a conversion, which the gate holds off, takes it exclusively.
+            try lock(.shared)
+            return false
+        }
+    }
+
+    /// Converts an exclusive lock back to shared, under the gate.
+    package func share() throws(Failure) {
+        try throughGate { () throws(Failure) -> Void in
+            _ = try lock(.shared)
+        }
+    }
+
+    private func throughGate<Result>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let gate: Int32
+        if let open = self.gate {
+            gate = open
+        } else {
+            var fd: Int32
+            repeat {
+                fd = open(path + "-gate", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            } while fd < 0 && errno == EINTR
+            guard fd >= 0 else { throw Failure(operation: "open", path: path + "-gate", code: errno) }
+            self.gate = fd
+            gate = fd
+        }
+        var result: Int32
+        repeat {
+            result = flock(gate, LOCK_EX)
+        } while result != 0 && errno == EINTR
+        guard result == 0 else { throw Failure(operation: "flock", path: path + "-gate", code: errno) }
+        defer { _ = flock(gate, LOCK_UN) }
+        return try body()
     }
 
     /// Releases the lock (the file stays open for a later ``lock(_:wait:)``).
