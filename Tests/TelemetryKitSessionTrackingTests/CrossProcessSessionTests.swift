@@ -22,7 +22,7 @@ struct CrossProcessSessionTests {
     @Test func anExtensionStartedDuringTheAppsSessionJoinsIt() async throws {
         let shared = try SharedStorageFile()
         defer { shared.remove() }
-        let app = try await shared.launch(process: getppid())
+        let app = try await shared.launch(process: getppid(), executable: "App")
         let appEvent = try await app.event("App.opened")
         #expect(app.emitter.sentNames == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
         shared.clock.advance(by: 40)
@@ -31,7 +31,7 @@ struct CrossProcessSessionTests {
         await app.storage.flush()
 
         shared.clock.advance(by: 100)
-        let widget = try await shared.launch(process: getpid())
+        let widget = try await shared.launch(process: getpid(), executable: "Widget")
         let widgetEvent = try await widget.event("Widget.refreshed")
 
         #expect(widget.emitter.sentNames == [])
@@ -53,6 +53,7 @@ struct CrossProcessSessionTests {
         #expect(decoded.id == app.processor.activeSessionID)
         #expect(decoded.lastActivity == shared.clock.now.timeIntervalSince1970)
         #expect(decoded.process == getppid())
+        #expect(decoded.executable == "App")
         let history = try #require(await reader.data(forKey: Keys.historyStorageKey))
         #expect(try JSONDecoder().decode(WrittenHistory.self, from: history).sessions.count == 1)
     }
@@ -62,13 +63,13 @@ struct CrossProcessSessionTests {
     @Test func anExtensionStartedAfterTheTimeoutStartsItsOwnSession() async throws {
         let shared = try SharedStorageFile()
         defer { shared.remove() }
-        let app = try await shared.launch(process: getppid())
+        let app = try await shared.launch(process: getppid(), executable: "App")
         let appEvent = try await app.event("App.opened")
         await app.processor.waitUntilIdle()
         await app.storage.flush()
 
         shared.clock.advance(by: SessionTrackingProcessor.defaultSessionTimeout + 1)
-        let widget = try await shared.launch(process: getpid())
+        let widget = try await shared.launch(process: getpid(), executable: "Widget")
         let widgetEvent = try await widget.event("Widget.refreshed")
 
         #expect(widget.emitter.sentNames == [Keys.sessionStartedEvent])
@@ -82,13 +83,33 @@ struct CrossProcessSessionTests {
     @Test func aSessionOfAnExitedProcessIsNotJoined() async throws {
         let shared = try SharedStorageFile()
         defer { shared.remove() }
-        let crashed = try await shared.launch(process: try exitedProcessIdentifier())
+        let crashed = try await shared.launch(process: try exitedProcessIdentifier(), executable: "App")
         let before = try await crashed.event("App.opened")
         await crashed.processor.waitUntilIdle()
         await crashed.storage.flush()
 
         shared.clock.advance(by: 10)
-        let relaunched = try await shared.launch(process: getpid())
+        let relaunched = try await shared.launch(process: getpid(), executable: "Widget")
+        let after = try await relaunched.event("App.opened")
+
+        #expect(relaunched.emitter.sentNames == [Keys.sessionStartedEvent])
+        #expect(after.sessionID != before.sessionID)
+        #expect(after.int(Keys.totalSessionsCount) == 2)
+    }
+
+    /// The same executable never joins a recorded session, even one whose process looks alive
+    /// (a sandbox may hide that a process is gone): an app relaunched after a crash starts a
+    /// new session.
+    @Test func theSameExecutableNeverJoins() async throws {
+        let shared = try SharedStorageFile()
+        defer { shared.remove() }
+        let previous = try await shared.launch(process: getppid(), executable: "App")
+        let before = try await previous.event("App.opened")
+        await previous.processor.waitUntilIdle()
+        await previous.storage.flush()
+
+        shared.clock.advance(by: 10)
+        let relaunched = try await shared.launch(process: getpid(), executable: "App")
         let after = try await relaunched.event("App.opened")
 
         #expect(relaunched.emitter.sentNames == [Keys.sessionStartedEvent])
@@ -113,9 +134,13 @@ private struct SharedStorageFile {
     }
 
     /// A processor started as process `process` on a new storage instance.
-    func launch(process: Int32) async throws -> SharedLaunch {
+    func launch(process: Int32, executable: String) async throws -> SharedLaunch {
         let storage = try storage()
-        let processor = SessionTrackingProcessor(timeZoneOffset: 0, processIdentifier: process)
+        let processor = SessionTrackingProcessor(
+            timeZoneOffset: 0,
+            processIdentifier: process,
+            executable: executable
+        )
         let emitter = RecordingEmitter(clock: clock)
         await processor.start(storage: storage, logger: logger, emitter: emitter)
         let pipeline = ProcessorPipeline(
@@ -148,6 +173,7 @@ private struct StoredRecord: Decodable {
     var start: Double
     var lastActivity: Double
     var process: Int32
+    var executable: String
 }
 
 private struct WrittenHistory: Decodable {

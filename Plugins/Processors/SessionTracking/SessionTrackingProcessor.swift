@@ -58,10 +58,12 @@ import Musl
 /// starting one: its events carry the same session id and retention values, it sends no
 /// `TelemetryDeck.Session.started` (nor `newInstallDetected`), and the session counts once.
 /// "Active" means: the session's record (``Keys/activeSessionStorageKey``: id, start, last
-/// activity and the process that started it) saw activity within `sessionTimeout`, and that
-/// process is still running. So a widget refreshed while the app is in use, or minutes after
-/// it went to the background, belongs to the app's session; a widget refreshed an hour later,
-/// or an app relaunched after a crash, starts its own.
+/// activity, and the process and executable that started it) saw activity within
+/// `sessionTimeout`, that process is still running, and it is another executable (an app
+/// relaunched after a crash never joins its previous run's session, even where a sandbox
+/// hides whether that process is gone). So a widget refreshed while the app is in use, or
+/// minutes after it went to the background, belongs to the app's session; a widget refreshed
+/// an hour later, or an app relaunched after a crash, starts its own.
 ///
 /// Why join rather than count each process: a user looking at the app and its widget is one
 /// visit, and counting every extension launch as a session (extensions launch often, and
@@ -87,8 +89,9 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
     /// The time in the background after which returning starts a new session.
     public let sessionTimeout: TimeInterval
 
-    /// This process, as the session record names it.
+    /// This process and its executable, as the session record names them.
     private let processIdentifier: Int32
+    private let executable: String
     private let injectedLifecycle: AppLifecycle?
     private let injectedClock: (any TelemetryClock)?
     private let calendar: CalendarDays
@@ -123,21 +126,25 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
             lifecycle: lifecycle,
             clock: clock,
             timeZoneOffset: timeZoneOffset,
-            processIdentifier: getpid()
+            processIdentifier: getpid(),
+            executable: ProcessInfo.processInfo.arguments.first ?? ""
         )
     }
 
-    /// The initialiser, with the process the session record names: tests stand in for an
-    /// app and its extension in one test process with another (live or exited) process's id.
+    /// The initialiser, with the process and executable the session record names: tests stand
+    /// in for an app and its extension in one test process with another (live or exited)
+    /// process's id and another executable's name.
     package init(
         sendSessionStartedEvent: Bool = true,
         sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
         lifecycle: AppLifecycle? = nil,
         clock: (any TelemetryClock)? = nil,
         timeZoneOffset: Int? = nil,
-        processIdentifier: Int32
+        processIdentifier: Int32,
+        executable: String
     ) {
         self.processIdentifier = processIdentifier
+        self.executable = executable
         self.sendSessionStartedEvent = sendSessionStartedEvent
         self.sessionTimeout = sessionTimeout
         self.injectedLifecycle = lifecycle
@@ -329,7 +336,7 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
     /// session's record for other processes. A process that joined another's session writes
     /// only the record, and takes the history as its owner wrote it.
     private func save() async {
-        let processIdentifier = processIdentifier
+        let (processIdentifier, executable) = (processIdentifier, executable)
         let snapshot = state.withLock { state -> (SessionHistory?, ActiveSessionRecord?, Environment)? in
             guard let environment = state.environment else { return nil }
             state.lastSavedActivity = max(state.lastSavedActivity, state.lastActivity)
@@ -345,7 +352,8 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
                     id: state.sessionID,
                     start: session.start,
                     lastActivity: lastActivity,
-                    process: processIdentifier
+                    process: processIdentifier,
+                    executable: executable
                 )
             }
             return (state.history, record, environment)
@@ -383,7 +391,7 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
             let record = try? JSONDecoder().decode(ActiveSessionRecord.self, from: data)
         else { return nil }
         let idle = now.timeIntervalSince1970 - record.lastActivity
-        guard record.process != processIdentifier, idle >= 0, idle < sessionTimeout,
+        guard record.process != processIdentifier, record.executable != executable, idle >= 0, idle < sessionTimeout,
             history.sessions.last?.start == record.start, Self.processIsAlive(record.process)
         else { return nil }
         return record
@@ -425,8 +433,9 @@ extension SessionTrackingProcessor {
         /// Seconds since 1970, as in the history.
         var start: Double
         var lastActivity: Double
-        /// The process that started the session.
+        /// The process that started the session, and its executable's path.
         var process: Int32
+        var executable: String
     }
 
     /// What the processor got in `start`.
