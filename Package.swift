@@ -122,15 +122,19 @@ let modules: [Library] = [
     Library("Testing", "Modules/TelemetryKitTesting", [client, "TelemetryKitInMemoryStorage"], tests: nil),
 ]
 
-/// Processors, in the order of the default pipeline, then the optional ones: on the core alone
-/// (session dates are ISO 8601; the default parameters' tests check DefaultPrefix prefixes them).
+/// DefaultPrefix prefixes the default parameters; two processes share a user's and a session's plist.
+let processorTests: [String: [Target.Dependency]] = [
+    "DefaultParameters": ["TelemetryKitDefaultPrefix"], "UserIdentifier": ["TelemetryKitPlistStorage"],
+    "SessionTracking": ["TelemetryKitPlistStorage"],
+]
+/// Processors in the default pipeline's order, then the others: on the core alone (session dates: ISO 8601).
 let processors: [Library] = [
     "PreviewFilter", "DefaultParameters", "DefaultPrefix", "Validation", "TestMode", "UserIdentifier",
     "SessionTracking", "Device", "AppInfo", "Locale", "Calendar", "Accessibility", "TrialConversion", "Consent",
     "TrackingPlan",
 ].map { name in
     Library(name, "Plugins/Processors/\(name)", name == "SessionTracking" ? [support] : [])
-        .with { $0.tests = name == "DefaultParameters" ? ["TelemetryKitDefaultPrefix"] : [] }
+        .with { $0.tests = processorTests[name] ?? [] }
 }
 
 /// Storages (both file storages share TelemetryKitFileStorageTests), durable caches and
@@ -205,7 +209,6 @@ let composition: [Library] = [
 let libraries = modules + processors + storagesCachesAndTransmitters + extensions + composition
 
 // MARK: - Test targets beyond each library's own, executables, system libraries
-
 let settings: [SwiftSetting] = [
     .swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault"),
@@ -255,7 +258,7 @@ let otherTargets: [Target] =
         // Kill -9 runs of telemetrykit-crashtester; files written by earlier on-disk formats.
         testTarget(
             "TelemetryKitCacheDurabilityTests",
-            durableCaches + [client, support, testKit, "telemetrykit-crashtester", sqlite],
+            durableCaches + [client, support, testKit, "telemetrykit-crashtester", sqlite, collector],
             resources: [.copy("Fixtures")]
         ),
         testTarget(
@@ -283,7 +286,7 @@ let otherTargets: [Target] =
         // Sends numbered events through a client with a durable cache until SIGKILLed.
         executable(
             "telemetrykit-crashtester",
-            durableCaches + [client, inMemory],
+            durableCaches + [client, inMemory, http],
             path: "TestSupport/telemetrykit-crashtester"
         ),
         // Writes numbered keys into a storage file; the multi-process storage tests run several.

@@ -277,6 +277,20 @@ public struct EventCacheConformance: Sendable {
     }
 
     private func concurrentAppends(_ context: inout CheckContext) async throws {
+        let (stored, reopen) = try await appendConcurrently(&context)
+        // The first instance is released before the storage is opened again (a cache may
+        // refuse a second instance on its file).
+        if let reopen {
+            let reopened = try await reopen()
+            try context.expect(try await reopened.peek(limit: 1000), stored, "after reopening")
+        }
+    }
+
+    /// The appends of ``concurrentAppends(_:)`` and their checks; returns what was stored and
+    /// the reopen closure.
+    private func appendConcurrently(
+        _ context: inout CheckContext
+    ) async throws -> ([Event], (@Sendable () async throws -> any EventCaching)?) {
         let subject = try await make(1000)
         let cache = subject.cache
         let perTask = (0..<20).map { task in Self.numberedEvents((task * 100)..<(task * 100 + 15)) }
@@ -307,10 +321,7 @@ public struct EventCacheConformance: Sendable {
             let ids = Set(events.map(\.id))
             try context.expect(stored.filter { ids.contains($0.id) }, events, "one task's events, in its order")
         }
-        if let reopen = subject.reopen {
-            let reopened = try await reopen()
-            try context.expect(try await reopened.peek(limit: 1000), stored, "after reopening")
-        }
+        return (stored, subject.reopen)
     }
 
     /// Writes with the first instance and returns only the reopen closure, so the first

@@ -3,16 +3,23 @@
 // restart it, and check that every acknowledged event survived.
 //
 //   telemetrykit-crashtester --cache sqlite|jsonlines --file PATH [--first N] [--count M]
-//                            [--transmitter never|stdout]
+//                            [--transmitter never|stdout|http] [--url BASE]
+//
+// Several may share one file (the multi-process tests). `--count 0` only sends what is
+// queued. `--transmitter http` posts to the collector at BASE (namespace "crashtester",
+// events with their ids) with a short backoff.
 //
 // Standard output, one line per fact, each written with a single write(2) (atomic on a pipe):
 //   ready                     the client has started
 //   ack N                     `send` of event number N returned: N is in the cache
 //   delivered N:UUID N:UUID   (--transmitter stdout) a batch the transmitter accepted
+//   sending N:UUID N:UUID     (--transmitter http) a batch about to be posted
+//   outcome WORD              (--transmitter http) how that post ended: delivered, retry, …
 //   done                      --count events were sent; the process then waits to be killed
 
 import TelemetryKit
 import TelemetryKitClient
+import TelemetryKitHTTP
 import TelemetryKitInMemoryStorage
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
@@ -66,13 +73,32 @@ struct NeverSucceedingTransmitter: EventTransmitting {
 /// Accepts every batch and reports it on standard output before saying so.
 struct StandardOutputTransmitter: EventTransmitting {
     func transmit(_ batch: [Event]) async -> TransmissionOutcome {
-        let items = batch.map { event -> String in
-            let number = event.payloadValue(forKey: numberKey)?.stringValue ?? "?"
-            return "\(number):\(event.id.uuidString)"
-        }
-        emit("delivered " + items.joined(separator: " "))
+        emit("delivered " + batch.map(numberedID).joined(separator: " "))
         return .delivered
     }
+}
+
+/// Posts through the HTTP transmitter and reports each batch before and after, so that a
+/// test knows which batch was in flight when it killed the process.
+struct ReportingHTTPTransmitter: EventTransmitting {
+    let transmitter: HTTPEventTransmitter
+
+    func transmit(_ batch: [Event]) async -> TransmissionOutcome {
+        emit("sending " + batch.map(numberedID).joined(separator: " "))
+        let outcome = await transmitter.transmit(batch)
+        switch outcome {
+        case .delivered: emit("outcome delivered")
+        case .rejected: emit("outcome rejected")
+        case .payloadTooLarge: emit("outcome payloadTooLarge")
+        case .retry: emit("outcome retry")
+        }
+        return outcome
+    }
+}
+
+/// `N:UUID` for a numbered event.
+func numberedID(_ event: Event) -> String {
+    "\(event.payloadValue(forKey: numberKey)?.stringValue ?? "?"):\(event.id.uuidString)"
 }
 
 struct Options {
@@ -81,6 +107,7 @@ struct Options {
     var first = 1
     var count: Int?
     var transmitter = "never"
+    var url = ""
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -96,6 +123,7 @@ struct Options {
                 guard let number = Int(value) else { fail("--count needs a number, got \(value)") }
                 count = number
             case "--transmitter": transmitter = value
+            case "--url": url = value
             default: fail("unknown option \(argument)")
             }
         }
@@ -134,8 +162,34 @@ case "stdout":
         cache: cache,
         policy: DeliveryPolicy(flushInterval: 0.02, maxBatchCount: 20, sendThreshold: 20)
     )
+case "http":
+    let transmitter: HTTPEventTransmitter
+    do {
+        transmitter = try HTTPEventTransmitter(
+            configuration: HTTPEventTransmitter.Configuration(
+                apiBaseURL: options.url,
+                namespace: "crashtester",
+                timeout: 10,
+                wireFormat: .telemetryDeckWithEventIDs
+            ),
+            logger: logger
+        )
+    } catch {
+        fail("--url \(options.url): \(error)")
+    }
+    destination = Destination(
+        id: "durable",
+        transmitter: ReportingHTTPTransmitter(transmitter: transmitter),
+        cache: cache,
+        policy: DeliveryPolicy(
+            flushInterval: 0.02,
+            maxBatchCount: 20,
+            sendThreshold: 20,
+            backoff: BackoffPolicy(initial: 0.02, multiplier: 2, maximum: 0.2)
+        )
+    )
 default:
-    fail("--transmitter must be never or stdout, got \(options.transmitter)")
+    fail("--transmitter must be never, stdout or http, got \(options.transmitter)")
 }
 
 let client = TelemetryClient(

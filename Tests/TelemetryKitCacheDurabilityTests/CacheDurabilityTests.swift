@@ -19,6 +19,20 @@ enum DurableCacheKind: String, CaseIterable, Sendable {
         case .jsonlines: return try JSONLinesEventCache(fileURL: url, limit: 1_000_000, logger: logger)
         }
     }
+
+    /// Opens the cache once the instance of a client shut down just before has been released:
+    /// its dispatcher's timer task lets go of it shortly after the shutdown, and until then a
+    /// JSON-lines journal refuses a second instance (for up to 5 s).
+    func openOnceReleased(_ url: URL, logger: any Logging) async throws -> any EventCaching {
+        for _ in 0..<250 {
+            do {
+                return try open(url, logger: logger)
+            } catch is JSONLinesEventCache.FileInUseError {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        return try open(url, logger: logger)
+    }
 }
 
 /// Kill -9 tests: a child process sends numbered events through a `TelemetryClient` with a
@@ -149,7 +163,7 @@ struct CacheDurabilityTests {
         let drained = try await drain(kind, url)
         #expect(drained.map(\.number) == Array(1...45))
         #expect(Set(drained.map(\.id)).count == 45)
-        let reopened = try kind.open(url, logger: RecordingLogger())
+        let reopened = try await kind.openOnceReleased(url, logger: RecordingLogger())
         #expect(await reopened.count() == 0)
     }
 

@@ -18,6 +18,10 @@ final class CrashTesterRun {
         var acknowledged: [Int] = []
         /// Batches the child's transmitter accepted, in order: (number, event id) per event.
         var deliveredBatches: [[(number: Int, id: UUID)]] = []
+        /// Batches the child began to post (`--transmitter http`), in order.
+        var sendingBatches: [[(number: Int, id: UUID)]] = []
+        /// How each post ended, in order: one per finished entry of `sendingBatches`.
+        var outcomes: [String] = []
         var unparsedLines: [String] = []
     }
 
@@ -67,7 +71,7 @@ final class CrashTesterRun {
             } else {
                 output.unparsedLines.append(line)
             }
-        case "delivered":
+        case "delivered", "sending":
             var batch: [(number: Int, id: UUID)] = []
             for item in parts.dropFirst() {
                 let fields = item.split(separator: ":")
@@ -78,7 +82,13 @@ final class CrashTesterRun {
                 }
                 batch.append((number, id))
             }
-            output.deliveredBatches.append(batch)
+            if parts.first == "delivered" {
+                output.deliveredBatches.append(batch)
+            } else {
+                output.sendingBatches.append(batch)
+            }
+        case "outcome" where parts.count == 2:
+            output.outcomes.append(String(parts[1]))
         default:
             output.unparsedLines.append(line)
         }
@@ -106,6 +116,14 @@ final class CrashTesterRun {
         }
         process.waitUntilExit()
         _ = try await wait(timeout: 30) { $0.finished }
+    }
+
+    /// Waits until the child exits by itself; returns its exit status.
+    func waitForExit() async throws -> Int32 {
+        while process.isRunning {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return process.terminationStatus
     }
 
     var terminationReason: String {

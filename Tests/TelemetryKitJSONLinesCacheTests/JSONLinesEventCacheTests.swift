@@ -23,6 +23,30 @@ struct JSONLinesEventCacheTests {
         #expect(logger.warnings.filter { !$0.contains("is full") } == [])
     }
 
+    /// A journal has one writer: a second instance on the file is refused at open with a
+    /// typed error, until the first is released. (A second process: SharedQueueTests.)
+    @Test func aSecondInstanceIsRefusedUntilTheFirstIsReleased() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        let events = EventCacheConformance.numberedEvents(1...3)
+        var first: JSONLinesEventCache? = try JSONLinesEventCache(fileURL: url)
+        try await first?.append(events)
+
+        let refusal = #expect(throws: JSONLinesEventCache.FileInUseError.self) {
+            _ = try JSONLinesEventCache(fileURL: url)
+        }
+        #expect(refusal?.path == url.path)
+        #expect(refusal?.lockPath == url.path + ".lock")
+        #expect(refusal?.description.hasPrefix("The JSON-lines event cache at \(url.path) is in use") == true)
+        // The journal was not touched by the refused open.
+        #expect(try lines(url).count == 3)
+
+        first = nil
+        let second = try JSONLinesEventCache(fileURL: url)
+        #expect(try await second.peek(limit: 10) == events)
+    }
+
     @Test func writesOneLinePerEventAndAnAcknowledgementPerRemoval() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -112,13 +136,15 @@ struct JSONLinesEventCacheTests {
         try Data(garbage).write(to: url)
         let logger = RecordingLogger()
 
-        let cache = try JSONLinesEventCache(fileURL: url, logger: logger)
-
-        #expect(await cache.count() == 0)
-        #expect(logger.warnings.count == 1)
-        #expect(try Data(contentsOf: directory.file("events.jsonl.corrupt")) == Data(garbage))
         let events = EventCacheConformance.numberedEvents(1...2)
-        try await cache.append(events)
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url, logger: logger)
+
+            #expect(await cache.count() == 0)
+            #expect(logger.warnings.count == 1)
+            #expect(try Data(contentsOf: directory.file("events.jsonl.corrupt")) == Data(garbage))
+            try await cache.append(events)
+        }
         let reopened = try JSONLinesEventCache(fileURL: url, logger: logger)
         #expect(try await reopened.peek(limit: 10) == events)
     }
@@ -153,32 +179,34 @@ struct JSONLinesEventCacheTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("events.jsonl")
-        let cache = try JSONLinesEventCache(fileURL: url)
         let filler = String(repeating: "x", count: 1000)
         let events = EventCacheConformance.numberedEvents(1...100).map { event in
             var event = event
             event.payload["filler"] = .string(filler)
             return event
         }
-        try await cache.append(events)
-
-        // 10 acknowledged (~11 KB) are not worth a rewrite.
-        try await cache.remove(ids: events[0..<10].map(\.id))
-        #expect(try lines(url).count == 101)
-        #expect(try lines(url).last?.hasPrefix(#"{"ack":"#) == true)
-
-        // 60 acknowledged (~66 KB, more than the 40 live): rewritten with the live lines only.
-        try await cache.remove(ids: events[10..<60].map(\.id))
-        let compacted = try lines(url)
-        #expect(compacted.count == 40)
-        #expect(compacted.allSatisfy { !$0.hasPrefix(#"{"ack":"#) })
-        #expect(cache.fileSize == (try Data(contentsOf: url)).count)
-        #expect(!FileManager.default.fileExists(atPath: url.path + ".compacting"))
-        #expect(try await cache.peek(limit: 100) == Array(events[60...]))
-
-        // Appends after compaction land in the new file.
         let more = EventCacheConformance.numberedEvents(101...102)
-        try await cache.append(more)
+        do {
+            let cache = try JSONLinesEventCache(fileURL: url)
+            try await cache.append(events)
+
+            // 10 acknowledged (~11 KB) are not worth a rewrite.
+            try await cache.remove(ids: events[0..<10].map(\.id))
+            #expect(try lines(url).count == 101)
+            #expect(try lines(url).last?.hasPrefix(#"{"ack":"#) == true)
+
+            // 60 acknowledged (~66 KB, more than the 40 live): rewritten with the live lines only.
+            try await cache.remove(ids: events[10..<60].map(\.id))
+            let compacted = try lines(url)
+            #expect(compacted.count == 40)
+            #expect(compacted.allSatisfy { !$0.hasPrefix(#"{"ack":"#) })
+            #expect(cache.fileSize == (try Data(contentsOf: url)).count)
+            #expect(!FileManager.default.fileExists(atPath: url.path + ".compacting"))
+            #expect(try await cache.peek(limit: 100) == Array(events[60...]))
+
+            // Appends after compaction land in the new file.
+            try await cache.append(more)
+        }
         let reopened = try JSONLinesEventCache(fileURL: url)
         #expect(try await reopened.peek(limit: 100) == Array(events[60...]) + more)
     }
@@ -197,9 +225,11 @@ struct JSONLinesEventCacheTests {
                     + #""]}"#
             )
         }
-        let reopened = try JSONLinesEventCache(fileURL: url, limit: 3)
-        #expect(try await reopened.peek(limit: 10) == Array(events[2...]))
-        #expect(await reopened.evictedCount() == 0)
+        do {
+            let reopened = try JSONLinesEventCache(fileURL: url, limit: 3)
+            #expect(try await reopened.peek(limit: 10) == Array(events[2...]))
+            #expect(await reopened.evictedCount() == 0)
+        }
 
         let lowered = try JSONLinesEventCache(fileURL: url, limit: 1)
         #expect(try await lowered.peek(limit: 10) == [events[4]])
@@ -227,8 +257,10 @@ struct JSONLinesEventCacheTests {
             #expect(logger.warnings.count == 1)
             #expect(logger.warnings.first?.contains("is full (10000 events or \(lineBytes * 10) bytes)") == true)
         }
-        let reopened = try JSONLinesEventCache(fileURL: url, limit: 5, maxBytes: lineBytes * 10, logger: logger)
-        #expect(try await reopened.peek(limit: 100) == Array(events.suffix(5)))
+        do {
+            let reopened = try JSONLinesEventCache(fileURL: url, limit: 5, maxBytes: lineBytes * 10, logger: logger)
+            #expect(try await reopened.peek(limit: 100) == Array(events.suffix(5)))
+        }
         let smaller = try JSONLinesEventCache(fileURL: url, maxBytes: lineBytes * 2 + 8, logger: logger)
         #expect(try await smaller.peek(limit: 100) == Array(events.suffix(2)))
         #expect(await smaller.evictedCount() == 3)

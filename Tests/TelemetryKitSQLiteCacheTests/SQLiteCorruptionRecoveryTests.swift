@@ -213,9 +213,13 @@ struct SQLiteCorruptionRecoveryTests {
         logger: RecordingLogger
     ) async -> (TelemetryClient, SpyEventTransmitter) {
         let spy = SpyEventTransmitter()
+        // Nothing is sent before the test's `flush()`, however slow a loaded machine runs it
+        // (the default policy sends every 10 s).
+        var policy = DeliveryPolicy.default
+        policy.flushInterval = 3_600
         let client = TelemetryClient(
             configuration: TelemetryClient.Configuration(appID: "RECOVERY"),
-            destinations: [Destination(id: "main", transmitter: spy, cache: cache)],
+            destinations: [Destination(id: "main", transmitter: spy, cache: cache, policy: policy)],
             storage: InMemoryProcessorStorage(),
             logger: logger
         )
@@ -299,16 +303,25 @@ func damagePage(_ page: Int, of url: URL) throws {
 }
 
 /// Overwrites one page while a cache has the file open. The WAL is checkpointed into the file
-/// first (a newer copy of the page there would hide the damage); the checkpoint also resets
-/// the WAL, so the cache's connection reads its pages again from the file.
+/// first (a newer copy of the page there would hide the damage); see ``checkpoint(_:)`` for
+/// how the cache's connection learns to read its pages again from the file.
 func damagePageWhileOpen(_ page: Int, of url: URL) throws {
     try checkpoint(url)
     try damagePage(page, of: url)
 }
 
 /// Copies the WAL into the database file and empties it, through a second connection.
+///
+/// A commit comes first, so that the cache's connection sees the file changed and reads its
+/// pages again from it. The checkpoint alone would not always tell it: when the cache's own
+/// checkpoint (half a second after its last write, sooner than a loaded machine may run the
+/// test's next line) has emptied the WAL already, this one changes nothing the connection
+/// looks at, and it goes on reading its cached, undamaged pages.
 func checkpoint(_ url: URL) throws {
-    try executeSQL(at: url, "PRAGMA wal_checkpoint(TRUNCATE);")
+    try executeSQL(
+        at: url,
+        "CREATE TABLE damage_marker (x); DROP TABLE damage_marker; PRAGMA wal_checkpoint(TRUNCATE);"
+    )
 }
 
 func overwrite(_ url: URL, at offset: Int, with bytes: [UInt8]) throws {

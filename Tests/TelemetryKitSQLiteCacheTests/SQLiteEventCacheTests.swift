@@ -235,6 +235,8 @@ func executeSQL(at url: URL, _ sql: String) throws {
         throw SQLiteTestError(description: "cannot open \(url.path)")
     }
     defer { sqlite3_close_v2(handle) }
+    // The cache may be writing (its idle checkpoint): wait for it as its own connection does.
+    sqlite3_busy_timeout(handle, 5000)
     var message: UnsafeMutablePointer<CChar>?
     let result = sqlite3_exec(handle, sql, nil, nil, &message)
     defer { sqlite3_free(message) }

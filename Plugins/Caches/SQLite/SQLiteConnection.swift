@@ -13,6 +13,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A failed SQLite call: the result code and SQLite's message.
 struct SQLiteFailure: Error, CustomStringConvertible {
     var code: Int32
@@ -71,12 +79,38 @@ final class SQLiteConnection {
     /// The ids and sequence numbers of the last `oldest` read, oldest first: removing a prefix
     /// of them (the dispatcher's case) is one range delete instead of one lookup per id.
     private var lastRead: (ids: [UUID], sequences: [Int64]) = ([], [])
-    /// The number of rows, kept in step with every write (this connection is the only writer).
+    /// The number of rows, kept in step with every write of this connection, and read from the
+    /// `totals` row when another connection (another process) wrote since (see
+    /// ``syncWithOtherConnections()``).
     private(set) var count = 0
     /// The bytes of the events' own data (see ``storedSize(ofJSON:)``), kept in step like `count`.
     private(set) var storedBytes = 0
     /// Bytes of the oldest rows read for a byte-limit eviction.
     private var selectOldestSizes: OpaquePointer?
+    private var dataVersion: OpaquePointer?
+    private var selectTotals: OpaquePointer?
+    private var writeTotals: OpaquePointer?
+    private var selectLease: OpaquePointer?
+    private var writeLease: OpaquePointer?
+    private var deleteLease: OpaquePointer?
+    private var selectRowsThrough: OpaquePointer?
+    /// `PRAGMA data_version` when this connection last looked: it changes when another
+    /// connection commits, and only then must the counts and cached contexts be read again.
+    private var knownDataVersion: Int64?
+    /// Inside ``transaction(_:)``: nested calls run in the open transaction.
+    private var inTransaction = false
+    /// Whether another connection (process) uses the file: only then does a transaction that
+    /// writes store the counts in the `totals` row (one more page written per commit, which a
+    /// process alone with its file does not pay). Set when the file was shared at opening
+    /// (``noteSharedFile()``) or another connection's commit is seen, and kept.
+    private(set) var sharesFile = false
+    /// The `totals` row's stamp as this connection last read or wrote it: every write of the
+    /// row increments it, so a commit by another connection that left it unchanged came from
+    /// one that does not keep the row (alone until then, or a tool), and the rows are counted.
+    private var knownTotalsStamp: Int64 = -1
+    /// The send lease this connection holds (see ``SendLease``) and the last row it covers:
+    /// released once no row up to there is left.
+    private var heldLease: (token: [UInt8], through: Int64)?
 
     /// What an event counts against the byte limit: its row's own part and its fixed columns.
     /// The context it shares with other events is stored once and not counted.
@@ -102,6 +136,24 @@ final class SQLiteConnection {
         PRAGMA user_version = 2;
         """
     static let formatVersion: Int64 = 2
+
+    /// What processes sharing the file need, added to format 2 files without changing their
+    /// version (a build without these tables ignores them): the queue's totals, so that a
+    /// connection learns another's changes without counting every row, and the send lease.
+    static let sharingSchema = """
+        CREATE TABLE IF NOT EXISTS totals (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            count INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            stamp INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS send_lease (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            token BLOB NOT NULL,
+            pid INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+        );
+        """
 
     /// Whether ``verify()`` ran: until then ``count`` is unknown.
     private(set) var isVerified = false
@@ -156,6 +208,7 @@ final class SQLiteConnection {
             if version != Self.formatVersion {
                 try execute(Self.schema)
             }
+            try execute(Self.sharingSchema)
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
@@ -175,6 +228,18 @@ final class SQLiteConnection {
             insertContext = try prepare("INSERT INTO contexts (json) VALUES (?1)")
             selectContext = try prepare("SELECT json FROM contexts WHERE id = ?1")
             deleteContexts = try prepare("DELETE FROM contexts")
+            dataVersion = try prepare("PRAGMA data_version")
+            selectTotals = try prepare("SELECT count, bytes, stamp FROM totals WHERE id = 1")
+            writeTotals = try prepare(
+                "INSERT OR REPLACE INTO totals (id, count, bytes, stamp) "
+                    + "VALUES (1, ?1, ?2, COALESCE((SELECT stamp FROM totals WHERE id = 1), 0) + 1) RETURNING stamp"
+            )
+            selectLease = try prepare("SELECT token, pid, expires_at FROM send_lease WHERE id = 1")
+            writeLease = try prepare(
+                "INSERT OR REPLACE INTO send_lease (id, token, pid, expires_at) VALUES (1, ?1, ?2, ?3)"
+            )
+            deleteLease = try prepare("DELETE FROM send_lease WHERE token = ?1")
+            selectRowsThrough = try prepare("SELECT EXISTS (SELECT 1 FROM events WHERE seq <= ?1)")
             if let format1Events {
                 try upgrade(format1Events)
             }
@@ -197,6 +262,12 @@ final class SQLiteConnection {
     /// connection, SQLite checkpoints the WAL into the file first (as far as it can).
     func close() {
         guard !isClosed else { return }
+        // Best effort: another process need not wait for the lease to expire.
+        if let heldLease, let deleteLease, (try? bindBlob(heldLease.token, to: deleteLease, at: 1)) != nil {
+            _ = sqlite3_step(deleteLease)
+            sqlite3_reset(deleteLease)
+        }
+        heldLease = nil
         isClosed = true
         for statement in statements { sqlite3_finalize(statement) }
         statements = []
@@ -215,6 +286,13 @@ final class SQLiteConnection {
         insertContext = nil
         selectContext = nil
         deleteContexts = nil
+        dataVersion = nil
+        selectTotals = nil
+        writeTotals = nil
+        selectLease = nil
+        writeLease = nil
+        deleteLease = nil
+        selectRowsThrough = nil
         contextIDs = nil
         decodedContexts = [:]
         lastRead = ([], [])
@@ -227,11 +305,28 @@ final class SQLiteConnection {
     ///
     /// Reads every page once. Counting rows only walks the table: a damaged index or
     /// sqlite_sequence page would pass, and then fail every later append or removal.
+    ///
+    /// The count is taken, and written to the `totals` row, under the write lock: no other
+    /// process changes the rows in between.
     func verify() throws(SQLiteFailure) {
         try quickCheck()
+        try transaction { () throws(SQLiteFailure) in
+            try countRows()
+            try storeTotals()
+        }
+        isVerified = true
+    }
+
+    /// Says that another instance has the file open: from now on the counts are stored with
+    /// every change (see ``sharesFile``).
+    func noteSharedFile() {
+        sharesFile = true
+    }
+
+    /// Counts the rows and their bytes (reads the whole table).
+    private func countRows() throws(SQLiteFailure) {
         count = Int(try queryInt("SELECT COUNT(*) FROM events"))
         storedBytes = count * Self.storedSize(ofJSON: 0) + Int(try queryInt("SELECT TOTAL(length(json)) FROM events"))
-        isVerified = true
     }
 
     /// `PRAGMA quick_check`: every page's structure, without matching indexes to the table.
@@ -583,15 +678,53 @@ final class SQLiteConnection {
     /// Deletes rows received before `cutoffMilliseconds`; returns how many.
     func prune(receivedBefore cutoffMilliseconds: Int64) throws(SQLiteFailure) -> Int {
         guard let pruneOlder else { throw closedFailure }
-        sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
-        let pruned = try runDeletion(pruneOlder)
-        try dropContextsIfEmpty()
-        return pruned
+        return try transaction { () throws(SQLiteFailure) -> Int in
+            sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
+            let pruned = try runDeletion(pruneOlder)
+            try dropContextsIfEmpty()
+            return pruned
+        }
     }
 
-    /// The oldest `limit` events. Rows that do not decode are deleted and reported.
-    func oldest(_ limit: Int) throws(SQLiteFailure) -> (events: [Event], unreadable: [String]) {
+    /// The oldest `limit` events, for sending under `lease`. Rows that do not decode are
+    /// deleted and reported.
+    ///
+    /// With a lease, the events are read only if this connection can take the queue's send
+    /// lease (see ``SendLease``); when another live process holds it, the result is empty:
+    /// that process is sending the oldest events, and will send these after them.
+    func oldest(
+        _ limit: Int,
+        lease: SendLease? = nil
+    ) throws(SQLiteFailure) -> (events: [Event], unreadable: [String]) {
+        try withoutFsync { () throws(SQLiteFailure) -> (events: [Event], unreadable: [String]) in
+            try transaction { () throws(SQLiteFailure) -> (events: [Event], unreadable: [String]) in
+                // Nothing to send: no lease needed (and no write).
+                guard !isVerified || count > 0 else {
+                    try releaseLease()
+                    return ([], [])
+                }
+                if let lease {
+                    guard try take(lease) else { return ([], []) }
+                    heldLease = (lease.token, .max)
+                }
+                let read = try readOldest(limit)
+                if let held = heldLease, !read.events.isEmpty, let last = read.lastSequence {
+                    heldLease = (held.token, last)
+                } else {
+                    try releaseLease()
+                }
+                return (read.events, read.unreadable)
+            }
+        }
+    }
+
+    /// Reads the oldest `limit` events in the open transaction; `lastSequence` is the last
+    /// row read (nil when none was).
+    private func readOldest(
+        _ limit: Int
+    ) throws(SQLiteFailure) -> (events: [Event], unreadable: [String], lastSequence: Int64?) {
         guard let selectOldest, let deleteBySequence else { throw closedFailure }
+        var lastSequence: Int64?
         var events: [Event] = []
         events.reserveCapacity(min(limit, count))
         var unreadableSequences: [Int64] = []
@@ -605,6 +738,7 @@ final class SQLiteConnection {
             if result == SQLITE_DONE { break }
             guard result == SQLITE_ROW else { throw failure(result) }
             let sequence = sqlite3_column_int64(selectOldest, 0)
+            lastSequence = sequence
             let contextID = sqlite3_column_int64(selectOldest, 3)
             let length = Int(sqlite3_column_bytes(selectOldest, 4))
             let json = UnsafeRawBufferPointer(start: sqlite3_column_blob(selectOldest, 4), count: length)
@@ -646,15 +780,150 @@ final class SQLiteConnection {
         // A prefix of the rows read is "every row up to a sequence number" only if no
         // unreadable row sits between them.
         lastRead = unreadableSequences.isEmpty ? (readIDs, readSequences) : ([], [])
-        return (events, unreadable)
+        return (events, unreadable, lastSequence)
     }
 
-    /// Deletes the rows with these ids; returns how many were deleted.
+    /// Deletes the rows with these ids; returns how many were deleted. Releases the send
+    /// lease once none of the rows it covers is left (the whole batch was delivered or
+    /// rejected; a batch sent in halves keeps it until its second half is removed).
     func remove(ids: [UUID]) throws(SQLiteFailure) -> Int {
         guard !ids.isEmpty else { return 0 }
-        let removed = try withoutFsync { () throws(SQLiteFailure) -> Int in try delete(ids: ids) }
-        try dropContextsIfEmpty()
-        return removed
+        return try withoutFsync { () throws(SQLiteFailure) -> Int in
+            try transaction { () throws(SQLiteFailure) -> Int in
+                let removed = try delete(ids: ids)
+                if let heldLease, !(try anyRow(through: heldLease.through)) {
+                    try releaseLease()
+                }
+                try dropContextsIfEmpty()
+                return removed
+            }
+        }
+    }
+
+    // MARK: Sharing the file with other processes
+
+    /// The right to send the oldest events, held by one connection (one process) at a time,
+    /// for `duration` from each peek, so that no two processes send the same batch at once.
+    ///
+    /// Why one lease for the whole queue rather than one per batch: events leave in the order
+    /// they were appended, whichever process appended them. With a lease per batch, a process
+    /// could deliver later events while another still sends earlier ones, and a process's
+    /// events would arrive out of order. One sender at a time is also what one process does
+    /// (its dispatcher has one batch in flight).
+    ///
+    /// A lease is free when it expired, when its process is gone (`kill(pid, 0)` finds no such
+    /// process: a killed sender's lease frees itself at once), or when it is this process's
+    /// own (one instance per file per process). A sender that dies mid-send leaves its batch
+    /// in the queue; the next holder sends the same rows, with the same event ids.
+    struct SendLease {
+        /// The holder's token, random per cache instance.
+        var token: [UInt8]
+        /// The holder's process.
+        var processIdentifier: Int32
+        /// Now and the end of the lease, in milliseconds since 1970 (the cache's clock).
+        var now: Int64
+        var expiresAt: Int64
+    }
+
+    /// Takes or renews the send lease in the open transaction; false when another live
+    /// process holds it.
+    private func take(_ lease: SendLease) throws(SQLiteFailure) -> Bool {
+        guard let selectLease, let writeLease else { throw closedFailure }
+        let current: (token: [UInt8], pid: Int32, expiresAt: Int64)?
+        let result = sqlite3_step(selectLease)
+        if result == SQLITE_ROW {
+            current = (
+                Self.bytes(selectLease, column: 0), Int32(truncatingIfNeeded: sqlite3_column_int64(selectLease, 1)),
+                sqlite3_column_int64(selectLease, 2)
+            )
+        } else {
+            current = nil
+        }
+        sqlite3_reset(selectLease)
+        guard result == SQLITE_ROW || result == SQLITE_DONE else { throw failure(result) }
+        if let current, current.token != lease.token, current.pid != lease.processIdentifier,
+            current.expiresAt > lease.now, Self.processIsAlive(current.pid)
+        {
+            return false
+        }
+        try bindBlob(lease.token, to: writeLease, at: 1)
+        sqlite3_bind_int64(writeLease, 2, Int64(lease.processIdentifier))
+        sqlite3_bind_int64(writeLease, 3, lease.expiresAt)
+        try run(writeLease)
+        return true
+    }
+
+    /// Gives up the send lease this connection holds, if any.
+    private func releaseLease() throws(SQLiteFailure) {
+        guard let held = heldLease else { return }
+        guard let deleteLease else { throw closedFailure }
+        try bindBlob(held.token, to: deleteLease, at: 1)
+        try run(deleteLease)
+        heldLease = nil
+    }
+
+    /// Whether a row with a sequence number up to `sequence` is left.
+    private func anyRow(through sequence: Int64) throws(SQLiteFailure) -> Bool {
+        guard let selectRowsThrough else { throw closedFailure }
+        sqlite3_bind_int64(selectRowsThrough, 1, sequence)
+        defer { sqlite3_reset(selectRowsThrough) }
+        let result = sqlite3_step(selectRowsThrough)
+        guard result == SQLITE_ROW else { throw failure(result) }
+        return sqlite3_column_int64(selectRowsThrough, 0) != 0
+    }
+
+    /// Whether a process with this id exists (EPERM: it does, but belongs to another user).
+    private static func processIsAlive(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Catches up with what other connections committed since this one last looked
+    /// (`PRAGMA data_version` changed): reads the counts from the `totals` row, which every
+    /// connection that knows it shares the file keeps current with each commit that writes;
+    /// counts the rows instead when the row was not rewritten since this connection last saw
+    /// it (the commit came from a connection that believed itself alone, as this one did
+    /// until now, or from a tool). Forgets the cached contexts (another process may have
+    /// deleted them, and their ids be reused). Called at the start of every transaction,
+    /// under the write lock, so the counts that eviction and the clean-up of contexts rely on
+    /// are exact.
+    private func syncWithOtherConnections() throws(SQLiteFailure) {
+        guard let dataVersion, let selectTotals else { throw closedFailure }
+        let result = sqlite3_step(dataVersion)
+        let version = sqlite3_column_int64(dataVersion, 0)
+        sqlite3_reset(dataVersion)
+        guard result == SQLITE_ROW else { throw failure(result) }
+        defer { knownDataVersion = version }
+        guard isVerified, let known = knownDataVersion, known != version else { return }
+        contextIDs = nil
+        decodedContexts = [:]
+        let wasSharing = sharesFile
+        sharesFile = true
+        let totals = sqlite3_step(selectTotals)
+        defer { sqlite3_reset(selectTotals) }
+        guard totals == SQLITE_ROW || totals == SQLITE_DONE else { throw failure(totals) }
+        let stamp = totals == SQLITE_ROW ? sqlite3_column_int64(selectTotals, 2) : -1
+        if wasSharing, totals == SQLITE_ROW, stamp != knownTotalsStamp {
+            count = Int(sqlite3_column_int64(selectTotals, 0))
+            storedBytes = Int(sqlite3_column_int64(selectTotals, 1))
+        } else {
+            // This connection has kept no totals until now, or the committer did not.
+            try countRows()
+        }
+        knownTotalsStamp = stamp
+    }
+
+    /// Writes ``count`` and ``storedBytes`` to the `totals` row, for the other connections,
+    /// with a new stamp.
+    private func storeTotals() throws(SQLiteFailure) {
+        guard let writeTotals else { throw closedFailure }
+        sqlite3_bind_int64(writeTotals, 1, Int64(count))
+        sqlite3_bind_int64(writeTotals, 2, Int64(storedBytes))
+        defer { sqlite3_reset(writeTotals) }
+        let result = sqlite3_step(writeTotals)
+        guard result == SQLITE_ROW else { throw failure(result) }
+        knownTotalsStamp = sqlite3_column_int64(writeTotals, 0)
+        _ = sqlite3_step(writeTotals)
     }
 
     private func delete(ids: [UUID]) throws(SQLiteFailure) -> Int {
@@ -692,11 +961,16 @@ final class SQLiteConnection {
     /// Deletes every row.
     func removeAll() throws(SQLiteFailure) {
         guard let deleteAll else { throw closedFailure }
-        try withoutFsync { () throws(SQLiteFailure) in try run(deleteAll) }
-        count = 0
-        storedBytes = 0
-        lastRead = ([], [])
-        try dropContextsIfEmpty()
+        try withoutFsync { () throws(SQLiteFailure) in
+            try transaction { () throws(SQLiteFailure) in
+                try run(deleteAll)
+                count = 0
+                storedBytes = 0
+                lastRead = ([], [])
+                try releaseLease()
+                try dropContextsIfEmpty()
+            }
+        }
     }
 
     /// Runs a removal without fsyncing its commit even in `fullSync` mode: a removal lost to a
@@ -757,18 +1031,34 @@ final class SQLiteConnection {
         try check(result)
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`: the write lock, so no other
+    /// process writes in between), after catching up with other connections' commits, and
+    /// stores the new totals with it. A nested call runs in the open transaction.
     private func transaction<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        if inTransaction { return try body() }
         guard let begin, let commit, let rollback else { throw closedFailure }
         try run(begin)
-        let (countBefore, bytesBefore) = (count, storedBytes)
+        inTransaction = true
+        defer { inTransaction = false }
+        var (countBefore, bytesBefore, stampBefore) = (count, storedBytes, knownTotalsStamp)
+        let heldBefore = heldLease
         do {
+            try syncWithOtherConnections()
+            (countBefore, bytesBefore, stampBefore) = (count, storedBytes, knownTotalsStamp)
+            let changesBefore = sqlite3_total_changes64(db)
             let result = try body()
+            // Every commit that writes restamps the row, so that the others can tell it from
+            // a commit of a connection that keeps no totals.
+            if isVerified, sharesFile, sqlite3_total_changes64(db) != changesBefore {
+                try storeTotals()
+            }
             try run(commit)
             return result
         } catch {
             _ = sqlite3_step(rollback)
             sqlite3_reset(rollback)
             (count, storedBytes) = (countBefore, bytesBefore)
+            (heldLease, knownTotalsStamp) = (heldBefore, stampBefore)
             throw error
         }
     }

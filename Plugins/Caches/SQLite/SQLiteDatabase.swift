@@ -32,7 +32,16 @@ import Musl
 /// 6. logs one warning with both paths and counts the recovery.
 ///
 /// Opening checks the whole file (`PRAGMA quick_check`, in ``verifyOpening(maxEventAge:now:)``,
-/// the cache's first job on its queue) and recovers the same way.
+/// the cache's first job on its queue) and recovers the same way. The check reads one
+/// snapshot of the file (WAL mode: a reader sees the last commit before it started, never a
+/// half-written one), so another process appending meanwhile does not make it report damage.
+///
+/// Other processes may have the file open (an app and its extensions share the queue). Moving
+/// the file aside under them would leave them writing to the copy, and their events would be
+/// lost. So every instance holds a shared `flock` on `<file>.lock` while it has the file open,
+/// and replacing the file needs that lock exclusively: when another process holds it, the
+/// damaged file stays, the call fails with an ``EventCacheError`` saying so, and a later call
+/// (in whichever process is then alone with the file) recovers.
 ///
 /// Not thread-safe: `SQLiteEventCache` keeps it inside its lock.
 struct SQLiteDatabase {
@@ -43,6 +52,8 @@ struct SQLiteDatabase {
     /// The most bytes of event data kept (``SQLiteConnection/storedBytes``).
     let maxBytes: Int
     let logger: any Logging
+    /// Held shared while the file is open; exclusively while the file is replaced.
+    let fileLock: SidecarFileLock
     private(set) var connection: SQLiteConnection
     /// Damaged or unusable files replaced so far, at opening and later.
     private(set) var recoveredCorruptions = 0
@@ -58,7 +69,21 @@ struct SQLiteDatabase {
         self.maxBytes = maxBytes
         self.logger = logger
         lastPrune = now
-        let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit, verify: false)
+        try Self.prepareFile(atPath: path)
+        do {
+            fileLock = try SidecarFileLock(path: path + ".lock")
+            // Waits only while another process replaces a damaged file.
+            try fileLock.lock(.shared)
+        } catch {
+            throw EventCacheError("Cannot lock the SQLite event cache: \(error)", path: path)
+        }
+        let (connection, replacement) = try Self.openOrReplace(
+            path,
+            fullSync: fullSync,
+            limit: limit,
+            verify: false,
+            lock: fileLock
+        )
         self.connection = connection
         if let replacement { adopt(replacement) }
         if connection.droppedByUpgrade > 0 {
@@ -78,16 +103,27 @@ struct SQLiteDatabase {
     mutating func run<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         if connection.isClosed {
             // An earlier recovery stopped half-way (the disk was full, say): finish it now.
-            let (connection, replacement) = try Self.openOrReplace(path, fullSync: fullSync, limit: limit, verify: true)
+            let (connection, replacement) = try Self.openOrReplace(
+                path,
+                fullSync: fullSync,
+                limit: limit,
+                verify: true,
+                lock: fileLock
+            )
             self.connection = connection
             if let replacement { adopt(replacement) }
         }
         do {
             return try body(connection)
         } catch let failure as SQLiteFailure where failure.meansDamage {
-            connection.close()
-            adopt(try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit))
-            return try body(connection)
+            let (path, fullSync, limit, connection) = (path, fullSync, limit, connection)
+            adopt(
+                try Self.alone(with: fileLock, path: path, cause: failure) {
+                    connection.close()
+                    return try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit)
+                }
+            )
+            return try body(self.connection)
         }
     }
 
@@ -96,6 +132,12 @@ struct SQLiteDatabase {
     /// events older than `maxEventAge` and evicts beyond the limit.
     mutating func verifyOpening(maxEventAge: TimeInterval?, now: Date) throws {
         let (limit, maxBytes) = (limit, maxBytes)
+        // Another instance has the file open (it holds the shared lock too): keep the counts
+        // in the file for it from the first change on.
+        switch try? fileLock.exclusiveIfAlone() {
+        case true?: try? fileLock.share()
+        case false?, nil: connection.noteSharedFile()
+        }
         evicted += try run { connection in
             if !connection.isVerified { try connection.verify() }
             var evicted = 0
@@ -143,16 +185,55 @@ struct SQLiteDatabase {
         _ path: String,
         fullSync: Bool,
         limit: Int,
-        verify: Bool
+        verify: Bool,
+        lock: SidecarFileLock
     ) throws -> (SQLiteConnection, Replacement?) {
         try prepareFile(atPath: path)
         do {
             return (try SQLiteConnection(path: path, fullSync: fullSync, verify: verify), nil)
         } catch let failure where failure.meansUnusableFile {
-            let replacement = try replace(path, cause: failure, fullSync: fullSync, limit: limit)
-            return (replacement.connection, replacement)
+            do {
+                let replacement = try alone(with: lock, path: path, cause: failure) {
+                    try replace(path, cause: failure, fullSync: fullSync, limit: limit)
+                }
+                return (replacement.connection, replacement)
+            } catch let inUse as FileInUse {
+                throw EventCacheError("Cannot open the SQLite event cache: \(inUse)", path: path)
+            }
         } catch {
             throw EventCacheError("Cannot open the SQLite event cache: \(error)", path: path)
+        }
+    }
+
+    /// Runs `body` (the replacement of the damaged file) only if no other instance has the
+    /// file open: with `lock` held exclusively, taken without waiting, then shared again.
+    ///
+    /// - Throws: ``FileInUse`` when another process (or instance) has the file open; an
+    ///   ``EventCacheError`` when the lock itself fails.
+    private static func alone<Result>(
+        with lock: SidecarFileLock,
+        path: String,
+        cause: SQLiteFailure,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        let alone: Bool
+        do {
+            alone = try lock.exclusiveIfAlone()
+        } catch {
+            throw EventCacheError("Cannot lock the damaged SQLite event cache to replace it: \(error)", path: path)
+        }
+        guard alone else { throw FileInUse(cause: cause) }
+        defer { _ = try? lock.share() }
+        return try body()
+    }
+
+    /// The file is damaged, but another instance has it open (see ``alone(with:path:cause:_:)``).
+    struct FileInUse: Error, CustomStringConvertible {
+        var cause: SQLiteFailure
+
+        var description: String {
+            "the file is damaged or unreadable (\(cause)), and another process has it open: it stays in place "
+                + "until this process is the only one using it (the next call tries again)"
         }
     }
 

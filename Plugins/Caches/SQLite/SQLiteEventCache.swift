@@ -7,6 +7,14 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A durable FIFO event cache in a SQLite database (the system SQLite, WAL mode).
 ///
 /// Events survive a crash or a kill of the process from the moment `append` returns (and a
@@ -40,7 +48,33 @@ public import Foundation
 /// let destination = Destination(id: "main", transmitter: transmitter, cache: cache)
 /// ```
 ///
-/// Use one instance per file: the instance keeps the row count in memory.
+/// ## Several processes, one file
+///
+/// An app and its extensions, or several worker processes, may share one file (see
+/// `Telemetry.Config.appGroupIdentifier`). Every process appends; one sends at a time:
+///
+/// - **A send lease in the database.** `peek` takes the queue's send lease (a row holding
+///   the process id, a random token per instance and an expiry, ``sendLeaseDuration`` from
+///   each peek) in the same `BEGIN IMMEDIATE` transaction that reads the batch; `remove`
+///   releases it once the batch is gone. While another live process holds it, `peek`
+///   returns no events: that process sends the oldest events, everyone's, in the order they
+///   were appended, so each process's events keep their order. A lease frees itself when it
+///   expires, and at once when its process is gone (killed): the next sender then sends the
+///   dead sender's batch again, with the same event ids, the only duplicates that sharing
+///   adds. Keep ``sendLeaseDuration`` above the transmitter's timeout (30 s for the HTTP
+///   transmitter), or a slow send could be sent a second time by another process. A
+///   `flush()` in a process that does not hold the lease ends at once: the events stay
+///   queued for the holder (or for whoever sends next).
+/// - **Counts in the database.** Eviction (`limit`, `maxBytes`) and the clean-up of shared
+///   metadata run under SQLite's write lock on counts read from the file whenever another
+///   process wrote since (`PRAGMA data_version`). ``count()`` is this instance's view as of
+///   its last operation.
+/// - **Recovery waits to be alone.** A damaged file is moved aside only when no other
+///   instance has it open (see the shared lock on `<file>.lock` in the recovery notes above);
+///   until then the calls that meet the damage fail with an ``EventCacheError``.
+///
+/// Use one instance per file in a process: instances in one process share the process's
+/// lease.
 public final class SQLiteEventCache: EventCaching {
     /// How far a committed append survives.
     ///
@@ -81,6 +115,16 @@ public final class SQLiteEventCache: EventCaching {
     public static let defaultMaxBytes = 8 * 1024 * 1024
     /// Events older than this (by `receivedAt`) are dropped; `nil` keeps them.
     public let maxEventAge: TimeInterval?
+    /// How long a peek reserves sending for this process when other processes share the
+    /// file (see "Several processes, one file"); renewed by every peek.
+    public let sendLeaseDuration: TimeInterval
+
+    /// The default ``sendLeaseDuration``: 60 s, twice the HTTP transmitter's default timeout,
+    /// so that a send in flight keeps its lease; a killed sender's lease frees at once anyway.
+    public static let defaultSendLeaseDuration: TimeInterval = 60
+    /// This instance's send lease token and process.
+    private let leaseToken: [UInt8]
+    private let leaseProcess: Int32
 
     private let frame: CommittedEventCache<SQLiteDatabase>
     private let rowEncoder = SQLiteRowEncoder()
@@ -102,19 +146,51 @@ public final class SQLiteEventCache: EventCaching {
     ///   - synchronous: `.normal` (default) survives the process ending in any way; `.full`
     ///     also survives a power cut, with an fsync per append (see ``Synchronous``).
     ///   - logger: receives the warnings (a damaged file replaced, unreadable rows).
-    ///   - clock: the time `maxEventAge` is measured against.
+    ///   - clock: the time `maxEventAge` and the send lease are measured against.
+    ///   - sendLeaseDuration: how long a peek reserves sending for this process (default
+    ///     ``defaultSendLeaseDuration``); matters only when processes share the file.
     /// - Throws: ``EventCacheError`` with the path when the directory or file cannot be
-    ///   created or opened.
-    public init(
+    ///   created or opened, or when it is damaged while another process has it open.
+    public convenience init(
         fileURL: URL,
         limit: Int = 10_000,
         maxBytes: Int = SQLiteEventCache.defaultMaxBytes,
         maxEventAge: TimeInterval? = nil,
         synchronous: Synchronous = .normal,
         logger: any Logging = StandardErrorLogger(),
-        clock: any TelemetryClock = SystemClock()
+        clock: any TelemetryClock = SystemClock(),
+        sendLeaseDuration: TimeInterval = SQLiteEventCache.defaultSendLeaseDuration
+    ) throws {
+        try self.init(
+            fileURL: fileURL,
+            limit: limit,
+            maxBytes: maxBytes,
+            maxEventAge: maxEventAge,
+            synchronous: synchronous,
+            logger: logger,
+            clock: clock,
+            sendLeaseDuration: sendLeaseDuration,
+            leaseProcess: getpid()
+        )
+    }
+
+    /// The initialiser, with the process the send lease is taken for: tests stand in for a
+    /// second process with another (live or dead) process's id.
+    package init(
+        fileURL: URL,
+        limit: Int = 10_000,
+        maxBytes: Int = SQLiteEventCache.defaultMaxBytes,
+        maxEventAge: TimeInterval? = nil,
+        synchronous: Synchronous = .normal,
+        logger: any Logging = StandardErrorLogger(),
+        clock: any TelemetryClock = SystemClock(),
+        sendLeaseDuration: TimeInterval = SQLiteEventCache.defaultSendLeaseDuration,
+        leaseProcess: Int32
     ) throws {
         self.fileURL = fileURL
+        self.sendLeaseDuration = max(0, sendLeaseDuration)
+        leaseToken = withUnsafeBytes(of: UUID().uuid) { Array($0) }
+        self.leaseProcess = leaseProcess
         self.limit = max(1, limit)
         self.maxBytes = max(1, maxBytes)
         self.maxEventAge = maxEventAge
@@ -155,13 +231,22 @@ public final class SQLiteEventCache: EventCaching {
     public func peek(limit: Int) async throws -> [Event] {
         guard limit > 0 else { return [] }
         let now = clock.now
+        let lease = SQLiteConnection.SendLease(
+            token: leaseToken,
+            processIdentifier: leaseProcess,
+            now: SQLiteRow.milliseconds(now),
+            expiresAt: SQLiteRow.milliseconds(now.addingTimeInterval(sendLeaseDuration))
+        )
         return try await frame.read { [maxEventAge, pruneInterval] database in
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
             }
             let (pruned, read) = try database.run { connection in
-                (try cutoff.map { try connection.prune(receivedBefore: $0) } ?? 0, try connection.oldest(limit))
+                (
+                    try cutoff.map { try connection.prune(receivedBefore: $0) } ?? 0,
+                    try connection.oldest(limit, lease: lease)
+                )
             }
             if cutoff != nil {
                 database.evicted += pruned

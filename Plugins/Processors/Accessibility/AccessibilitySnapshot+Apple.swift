@@ -50,13 +50,15 @@ import AppKit
 extension AccessibilitySnapshot {
     @MainActor
     static func appKit() -> AccessibilitySnapshot {
-        let application = NSApplication.shared
-        let isDark = application.effectiveAppearance.bestMatch(from: [.darkAqua, .aqua]) == .darkAqua
+        let application = sharedApplication
+        let isDark = application.map { $0.effectiveAppearance.bestMatch(from: [.darkAqua, .aqua]) == .darkAqua }
         let workspace = NSWorkspace.shared
         var snapshot = AccessibilitySnapshot(
             isReduceMotionEnabled: workspace.accessibilityDisplayShouldReduceMotion,
-            colorScheme: isDark ? "Dark" : "Light",
-            layoutDirection: application.userInterfaceLayoutDirection == .rightToLeft ? "rightToLeft" : "leftToRight",
+            colorScheme: isDark.map { $0 ? "Dark" : "Light" },
+            layoutDirection: application.map {
+                $0.userInterfaceLayoutDirection == .rightToLeft ? "rightToLeft" : "leftToRight"
+            },
             isInvertColorsEnabled: workspace.accessibilityDisplayShouldInvertColors,
             isDarkerSystemColorsEnabled: workspace.accessibilityDisplayShouldIncreaseContrast,
             isReduceTransparencyEnabled: workspace.accessibilityDisplayShouldReduceTransparency,
@@ -68,6 +70,16 @@ extension AccessibilitySnapshot {
             snapshot.screenScaleFactor = Double(screen.backingScaleFactor)
         }
         return snapshot
+    }
+
+    /// `NSApplication.shared` through the Objective-C runtime (as `UIKitBackgroundTasks` reaches
+    /// UIKit's), so that no code an app extension links names the shared application, which
+    /// extensions may not use; nil where there is none (colour scheme and layout direction are
+    /// then left out).
+    @MainActor private static var sharedApplication: NSApplication? {
+        let selector = NSSelectorFromString("sharedApplication")
+        guard NSApplication.responds(to: selector) else { return nil }
+        return NSApplication.perform(selector)?.takeUnretainedValue() as? NSApplication
     }
 }
 #endif

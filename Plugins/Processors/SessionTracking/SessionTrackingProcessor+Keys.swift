@@ -23,5 +23,9 @@ extension SessionTrackingProcessor {
 
         /// The `ProcessorStorage` key of the persisted session history (JSON `Data`).
         public static let historyStorageKey = "TelemetryKit.SessionTracking.history"
+        /// The `ProcessorStorage` key of the current session's record for other processes
+        /// (JSON `Data`: id, start, last activity, process id); see "Several processes" on
+        /// ``SessionTrackingProcessor``.
+        public static let activeSessionStorageKey = "TelemetryKit.SessionTracking.activeSession"
     }
 }

@@ -6,6 +6,14 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Tracks sessions and adds retention metrics to every event.
 ///
 /// - A session starts when the client starts, when the app returns to the foreground after
@@ -42,6 +50,32 @@ public import Foundation
 ///
 /// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
 /// treated as a new install.
+///
+/// ## Several processes (an app and its extensions)
+///
+/// When processes share their storage (`Telemetry.Config.appGroupIdentifier`), a process that
+/// starts while another live process's session is active joins that session instead of
+/// starting one: its events carry the same session id and retention values, it sends no
+/// `TelemetryDeck.Session.started` (nor `newInstallDetected`), and the session counts once.
+/// "Active" means: the session's record (``Keys/activeSessionStorageKey``: id, start, last
+/// activity, and the process and executable that started it) saw activity within
+/// `sessionTimeout`, that process is still running, and it is another executable (an app
+/// relaunched after a crash never joins its previous run's session, even where a sandbox
+/// hides whether that process is gone). So a widget refreshed while the app is in use, or
+/// minutes after it went to the background, belongs to the app's session; a widget refreshed
+/// an hour later, or an app relaunched after a crash, starts its own.
+///
+/// Why join rather than count each process: a user looking at the app and its widget is one
+/// visit, and counting every extension launch as a session (extensions launch often, and
+/// briefly) would inflate session counts and shorten average session lengths.
+///
+/// The process that started the session keeps writing the history; a process that joined
+/// writes only the session's last activity (so the session stays active while it is used)
+/// and reads the history back, and owns the sessions it starts later (on returning to the
+/// foreground after `sessionTimeout`, or on `newSession()`). An app's return from the
+/// background follows its own time there: an extension's activity meanwhile does not keep
+/// the app's session going. Storage merges keys, not values: if two processes start sessions
+/// at the same moment, the history of the later write wins.
 public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving, SynchronousEventProcessor {
     /// The default time in the background after which returning starts a new session.
     public static let defaultSessionTimeout: TimeInterval = 300
@@ -55,6 +89,9 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
     /// The time in the background after which returning starts a new session.
     public let sessionTimeout: TimeInterval
 
+    /// This process and its executable, as the session record names them.
+    private let processIdentifier: Int32
+    private let executable: String
     private let injectedLifecycle: AppLifecycle?
     private let injectedClock: (any TelemetryClock)?
     private let calendar: CalendarDays
@@ -76,13 +113,38 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
     ///   - clock: The clock for session times; nil uses the client's, else the system clock.
     ///   - timeZoneOffset: Seconds east of UTC for counting calendar days; nil uses the
     ///     system's local time zone.
-    public init(
+    public convenience init(
         sendSessionStartedEvent: Bool = true,
         sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
         lifecycle: AppLifecycle? = nil,
         clock: (any TelemetryClock)? = nil,
         timeZoneOffset: Int? = nil
     ) {
+        self.init(
+            sendSessionStartedEvent: sendSessionStartedEvent,
+            sessionTimeout: sessionTimeout,
+            lifecycle: lifecycle,
+            clock: clock,
+            timeZoneOffset: timeZoneOffset,
+            processIdentifier: getpid(),
+            executable: ProcessInfo.processInfo.arguments.first ?? ""
+        )
+    }
+
+    /// The initialiser, with the process and executable the session record names: tests stand
+    /// in for an app and its extension in one test process with another (live or exited)
+    /// process's id and another executable's name.
+    package init(
+        sendSessionStartedEvent: Bool = true,
+        sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
+        lifecycle: AppLifecycle? = nil,
+        clock: (any TelemetryClock)? = nil,
+        timeZoneOffset: Int? = nil,
+        processIdentifier: Int32,
+        executable: String
+    ) {
+        self.processIdentifier = processIdentifier
+        self.executable = executable
         self.sendSessionStartedEvent = sendSessionStartedEvent
         self.sessionTimeout = sessionTimeout
         self.injectedLifecycle = lifecycle
@@ -159,17 +221,24 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         let isFreshInstall = stored == nil
         let loaded = stored.flatMap { SessionTrackingProcessor.decodeHistory($0, logger: logger) }
         let now = clock.now
+        let joinable = await joinableSession(in: storage, history: loaded, now: now)
 
-        let began = state.withLock { state -> Bool in
-            guard state.environment == nil else { return false }
+        let (began, joined) = state.withLock { state -> (Bool, Bool) in
+            guard state.environment == nil else { return (false, false) }
             state.environment = Environment(storage: storage, logger: logger, emitter: emitter, clock: clock)
+            if let joinable, let loaded {
+                state.history = loaded
+                state.join(joinable, at: now, calendar: calendar)
+                state.lastSavedActivity = now
+                return (true, true)
+            }
             state.history = loaded ?? SessionHistory(firstSessionDay: calendar.day(of: now))
             state.openSession(at: now, calendar: calendar)
             if isFreshInstall {
                 state.firstEventRetention = State.markedAsNewInstall(state.retention)
             }
             state.lastSavedActivity = now
-            return true
+            return (true, false)
         }
         guard began else {
             logger.log(.warning, "SessionTrackingProcessor was started twice; the second start is ignored")
@@ -181,6 +250,10 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         }
 
         work.enqueue { await self.save() }
+        guard !joined else {
+            await work.drain()
+            return
+        }
         // v3's order: the install is announced before the session it starts.
         if isFreshInstall {
             let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
@@ -259,21 +332,75 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
         }
     }
 
-    /// Writes the history, with the current session's length up to its last activity.
+    /// Writes the history, with the current session's length up to its last activity, and the
+    /// session's record for other processes. A process that joined another's session writes
+    /// only the record, and takes the history as its owner wrote it.
     private func save() async {
-        let snapshot = state.withLock { state -> (SessionHistory, Environment)? in
+        let (processIdentifier, executable) = (processIdentifier, executable)
+        let snapshot = state.withLock { state -> (SessionHistory?, ActiveSessionRecord?, Environment)? in
             guard let environment = state.environment else { return nil }
-            state.history.updateCurrentSession(lastActivity: state.lastActivity.timeIntervalSince1970)
             state.lastSavedActivity = max(state.lastSavedActivity, state.lastActivity)
-            return (state.history, environment)
+            let lastActivity = state.lastActivity.timeIntervalSince1970
+            if let joined = state.joined {
+                var record = joined
+                record.lastActivity = max(joined.lastActivity, lastActivity)
+                return (nil, record, environment)
+            }
+            state.history.updateCurrentSession(lastActivity: lastActivity)
+            let record = state.history.sessions.last.map { session in
+                ActiveSessionRecord(
+                    id: state.sessionID,
+                    start: session.start,
+                    lastActivity: lastActivity,
+                    process: processIdentifier,
+                    executable: executable
+                )
+            }
+            return (state.history, record, environment)
         }
-        guard let (history, environment) = snapshot else { return }
+        guard let (history, record, environment) = snapshot else { return }
         do {
-            let data = try JSONEncoder().encode(history)
-            await environment.storage.set(data, forKey: Keys.historyStorageKey)
+            if let history {
+                await environment.storage.set(try JSONEncoder().encode(history), forKey: Keys.historyStorageKey)
+            }
+            if let record {
+                await environment.storage.set(try JSONEncoder().encode(record), forKey: Keys.activeSessionStorageKey)
+            }
         } catch {
             environment.logger.log(.warning, "SessionTrackingProcessor could not encode the session history: \(error)")
         }
+        guard history == nil, let record else { return }
+        // Joined: the owner's history as stored now, if it still describes the joined session.
+        let current = await environment.storage.data(forKey: Keys.historyStorageKey)
+            .flatMap { try? JSONDecoder().decode(SessionHistory.self, from: $0) }?.validated()
+        guard let current, current.sessions.last?.start == record.start else { return }
+        state.withLock { state in
+            guard state.joined?.id == record.id else { return }
+            state.history = current
+        }
+    }
+
+    /// The session this process joins at `start`: another live process's session, active
+    /// within `sessionTimeout`, that `history` knows as its current one; nil to start one.
+    private func joinableSession(
+        in storage: any ProcessorStorage,
+        history: SessionHistory?,
+        now: Date
+    ) async -> ActiveSessionRecord? {
+        guard let history, let data = await storage.data(forKey: Keys.activeSessionStorageKey),
+            let record = try? JSONDecoder().decode(ActiveSessionRecord.self, from: data)
+        else { return nil }
+        let idle = now.timeIntervalSince1970 - record.lastActivity
+        guard record.process != processIdentifier, record.executable != executable, idle >= 0, idle < sessionTimeout,
+            history.sessions.last?.start == record.start, Self.processIsAlive(record.process)
+        else { return nil }
+        return record
+    }
+
+    /// Whether a process with this id exists (EPERM: it does, but belongs to another user).
+    private static func processIsAlive(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     private static func decodeHistory(_ data: Data, logger: any Logging) -> SessionHistory? {
@@ -300,6 +427,17 @@ public final class SessionTrackingProcessor: SessionManaging, LifecycleObserving
 }
 
 extension SessionTrackingProcessor {
+    /// The current session as stored for other processes (``Keys/activeSessionStorageKey``).
+    struct ActiveSessionRecord: Codable, Sendable, Equatable {
+        var id: UUID
+        /// Seconds since 1970, as in the history.
+        var start: Double
+        var lastActivity: Double
+        /// The process that started the session, and its executable's path.
+        var process: Int32
+        var executable: String
+    }
+
     /// What the processor got in `start`.
     private struct Environment {
         let storage: any ProcessorStorage
@@ -323,6 +461,8 @@ extension SessionTrackingProcessor {
         var lastSavedActivity = Date.distantPast
         var backgroundedAt: Date?
         var observation: AppLifecycle.Observation?
+        /// The other process's session this process joined, until it starts one of its own.
+        var joined: ActiveSessionRecord?
 
         init(sessionID: UUID) {
             self.sessionID = sessionID
@@ -336,7 +476,13 @@ extension SessionTrackingProcessor {
 
         /// Ends the current session at its last activity and starts a new one at `now`.
         mutating func beginNextSession(at now: Date, calendar: CalendarDays) {
-            history.updateCurrentSession(lastActivity: lastActivity.timeIntervalSince1970)
+            if let joined {
+                // The owner measured the joined session; this process's activity extends it.
+                history.updateCurrentSession(lastActivity: max(joined.lastActivity, lastActivity.timeIntervalSince1970))
+                self.joined = nil
+            } else {
+                history.updateCurrentSession(lastActivity: lastActivity.timeIntervalSince1970)
+            }
             sessionID = UUID()
             openSession(at: now, calendar: calendar)
         }
@@ -350,6 +496,18 @@ extension SessionTrackingProcessor {
                 today: today,
                 retentionDays: SessionTrackingProcessor.historyRetentionDays
             )
+            lastActivity = now
+            firstEventRetention = nil
+            refreshRetention(today: today, now: now, calendar: calendar)
+        }
+
+        /// Continues another process's session `record` (see "Several processes"): its id, and
+        /// the retention values of the history that process wrote.
+        mutating func join(_ record: ActiveSessionRecord, at now: Date, calendar: CalendarDays) {
+            joined = record
+            sessionID = record.id
+            let today = calendar.day(of: now)
+            history.insertDay(today)
             lastActivity = now
             firstEventRetention = nil
             refreshRetention(today: today, now: now, calendar: calendar)
