@@ -10,7 +10,6 @@ import PackageDescription
 // only), TestSupport/ (what the tests run), Fuzz/, SystemLibraries/ (C shims).
 
 // MARK: - Traits, and each trait's condition written once
-
 let traits: [(name: String, description: String)] = [
     ("Tools", "The dev collector and the `telemetrykit` CLI (swift-argument-parser, swift-nio)."),
     ("SwiftLog", "TelemetryKitSwiftLog: route SDK diagnostics into swift-log."),
@@ -45,7 +44,6 @@ func products(_ names: [String], of package: String, _ when: TargetDependencyCon
 }
 
 // MARK: - Package dependencies
-
 // The DocC plugin for `.ci/docs` only (it sets TELEMETRYKIT_DOCS): a consumer never fetches it.
 let documentationPlugin: [Package.Dependency] =
     Context.environment["TELEMETRYKIT_DOCS"] == nil
@@ -98,6 +96,7 @@ struct Library {
 
 let support: Target.Dependency = "TelemetryKitSupport"
 let client: Target.Dependency = "TelemetryKitClient"
+let conventions: Target.Dependency = "TelemetryKitConventions"
 let http: Target.Dependency = "TelemetryKitHTTP"
 let cacheSupport: [Target.Dependency] = [support, "TelemetryKitCacheSupport"]
 let sqlite = target("CSQLite", withoutSDKSQLite)
@@ -112,13 +111,14 @@ let asyncHTTPClient = products(["AsyncHTTPClient"], of: "async-http-client", whe
 let nioClient = products(["NIOCore", "NIOHTTP1"], of: "swift-nio", whenAsyncHTTPClient)
 let nioServer = products(["NIOCore", "NIOPosix", "NIOHTTP1"], of: "swift-nio", whenTools)
 
-/// The API core (values and protocols only: what a plugin compiles against), the `package`
-/// helpers that caches, transmitters and the runtime share, the runtime, the testing kit.
+/// The API core (values and protocols: what a plugin compiles against), `package` helpers of the
+/// caches, transmitters and runtime, the runtime, the names TelemetryDeck knows, the testing kit.
 let modules: [Library] = [
     Library("", "Modules/TelemetryKit", tests: nil),
     Library("Support", "Modules/TelemetryKitSupport", products(["Crypto"], of: "swift-crypto", onLinux), tests: nil)
         .support,
     Library("Client", "Modules/TelemetryKitClient", [support], tests: nil),
+    Library("Conventions", "Modules/TelemetryKitConventions", tests: nil),
     Library("Testing", "Modules/TelemetryKitTesting", [client, "TelemetryKitInMemoryStorage"], tests: nil),
 ]
 
@@ -127,13 +127,13 @@ let processorTests: [String: [Target.Dependency]] = [
     "DefaultParameters": ["TelemetryKitDefaultPrefix"], "UserIdentifier": ["TelemetryKitPlistStorage"],
     "SessionTracking": ["TelemetryKitPlistStorage"],
 ]
-/// Processors in the default pipeline's order, then the others: on the core alone (session dates: ISO 8601).
+/// Processors in the default pipeline's order, then the others: on the core and the conventions.
 let processors: [Library] = [
     "PreviewFilter", "DefaultParameters", "DefaultPrefix", "Validation", "TestMode", "UserIdentifier",
     "SessionTracking", "Device", "AppInfo", "Locale", "Calendar", "Accessibility", "TrialConversion", "Consent",
     "TrackingPlan",
 ].map { name in
-    Library(name, "Plugins/Processors/\(name)", name == "SessionTracking" ? [support] : [])
+    Library(name, "Plugins/Processors/\(name)", [conventions] + (name == "SessionTracking" ? [support] : []))
         .with { $0.tests = processorTests[name] ?? [] }
 }
 
@@ -170,7 +170,7 @@ let extensions: [Library] = [
                 .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS]))
             ]
         },
-    Library("Presets", "Plugins/Presets", [client], tests: [client]),
+    Library("Presets", "Plugins/Presets", [client, conventions], tests: [client]),
     Library("Composable", "Plugins/Composable", [client, "TelemetryKitPresets"] + issueReporting + dependencyKey)
         .with {
             $0.tests =

@@ -8,10 +8,6 @@ public enum SDKInfo {
     /// the TelemetryDeck ingest API read these names, so they are kept as is.
     public static let reservedPrefix = "TelemetryDeck."
 
-    /// The parameter of duration events (`TelemetryDeck.Signal.durationInSeconds`): the one
-    /// reserved key an app-named event may carry.
-    public static let durationInSecondsKey = "TelemetryDeck.Signal.durationInSeconds"
-
     /// Whether `name` (an event name or parameter key) belongs to the SDK's namespace.
     @inlinable
     public static func isReserved(_ name: String) -> Bool {

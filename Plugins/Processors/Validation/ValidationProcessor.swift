@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitConventions
 
 /// Warns when an app event uses names the SDK reserves; never changes or drops the event.
 ///
@@ -45,7 +46,7 @@ public struct ValidationProcessor: SynchronousEventProcessor {
         for key in input.parameters.keys {
             // The SDK's own duration parameter rides on app-named events (the app's prefix
             // applies to them), so it is the one reserved key an app event may carry.
-            if key == SDKInfo.durationInSecondsKey { continue }
+            if key == DefaultParams.Event.durationInSeconds.rawValue { continue }
             if checksPrefix && SDKInfo.isReserved(key) {
                 report(.parameterKeyInReservedNamespace, key, eventName: input.name)
             } else if Self.reservedNameMatcher.matches(key) {

@@ -9,8 +9,9 @@
 /// parameters[DefaultParams.Activation.featureName] = "export"
 /// ```
 ///
-/// The processors keep their own key constants (a plugin never depends on another); a test
-/// checks that every key here is the one its processor writes.
+/// Each key string is written here only: the processors' `Keys` constants are these raw values,
+/// and the presets write them. Its own module (like OpenTelemetry's semantic conventions), so
+/// that processors share the vocabulary without depending on each other or on the presets.
 public enum DefaultParams {
     public enum Device: String, Sendable, CaseIterable {
         case platform = "TelemetryDeck.Device.platform"
