@@ -149,19 +149,21 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         )
         // Checking the file and counting its rows read every page: not on the launch path,
         // and not ahead of the launch's appends either (see `SQLiteDatabase`).
-        frame.startOnIOQueue("check", after: Self.verificationDelay) { [opened] database in
-            try database.verifyOpening()
-            opened.set(true)
+        frame.startOnIOQueue("check", after: Self.verificationDelay) { [opened] in
+            try Self.verify(&$0, marking: opened)
         }
     }
 
     /// Queues the check of the file (if it has not run) and returns once it has.
     private func verifyNow() async {
-        frame.startOnIOQueue("check") { [opened] database in
-            try database.verifyOpening()
-            opened.set(true)
-        }
+        frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
         await frame.waitForQueuedWork()
+    }
+
+    /// Runs the check of the file once (later calls return at once) and notes that it ran.
+    private static func verify(_ database: inout SQLiteDatabase, marking opened: Locked<Bool>) throws {
+        try database.verifyOpening()
+        opened.set(true)
     }
 
     /// Appends `events` in one commit, shared with concurrent callers; in the log (and with
@@ -182,8 +184,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         guard limit > 0 else { return [] }
         let now = clock.now
         return try await frame.read { [maxEventAge, pruneInterval, opened] database in
-            try database.verifyOpening()
-            opened.set(true)
+            try Self.verify(&database, marking: opened)
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
@@ -236,10 +237,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     /// (blocking the caller's thread meanwhile).
     public var recoveredCorruptions: Int {
         if !opened.current {
-            frame.startOnIOQueue("check") { [opened] database in
-                try database.verifyOpening()
-                opened.set(true)
-            }
+            frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
             frame.waitForQueuedWorkBlocking()
         }
         return frame.inspect { $0.recoveredCorruptions }
