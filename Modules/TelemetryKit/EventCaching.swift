@@ -35,6 +35,25 @@ public protocol EventCaching: Sendable {
     func evictedCount() async -> Int
 }
 
+/// A cache whose append can be called on the caller's executor, because it only hands the
+/// events to a thread of its own and suspends until that thread has stored them (the SQLite
+/// cache's group committer).
+///
+/// Why not `EventCaching.append` itself: a plain `async` implementation of it may do its work
+/// where it runs (a custom cache writing a file in its `append`); called on the caller's
+/// executor, that work would run on the main actor of an app awaiting an event there. Caches
+/// that conform here promise not to; the client then calls them without a hop to the
+/// cooperative pool and back, which from the main actor is two thread hand-offs of the four
+/// an awaited durable append cost.
+///
+/// ## Implementation requirements
+/// - Never block the calling thread: it may be the main thread. Suspend instead.
+/// - Same semantics as `append(_:)`: durable when it returns, in order, all or none stored.
+package protocol CallerExecutorAppending: EventCaching {
+    /// ``EventCaching/append(_:)``, run on the caller's executor up to the hand-off.
+    nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event]) async throws
+}
+
 /// Errors reported by event caches.
 public struct EventCacheError: Error, Sendable, CustomStringConvertible {
     public var message: String

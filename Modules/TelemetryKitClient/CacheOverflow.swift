@@ -52,6 +52,9 @@ final class CacheOverflow: Sendable {
     /// `send` into it stays on the caller's executor. Every other cache's `append` is called
     /// as the async method it is, off the caller's executor (a durable cache writes to disk).
     private let inMemoryCache: InMemoryEventCache?
+    /// `cache` when it can be called on the caller's executor (``CallerExecutorAppending``):
+    /// an awaited `send` reaches its I/O thread without a hop to the cooperative pool.
+    private let callerExecutorCache: (any CallerExecutorAppending)?
     /// The most events held (at least 1).
     let limit: Int
     private let destinationID: String
@@ -99,6 +102,7 @@ final class CacheOverflow: Sendable {
     init(cache: any EventCaching, limit: Int, destinationID: String, logger: any Logging) {
         self.cache = cache
         self.inMemoryCache = cache as? InMemoryEventCache
+        self.callerExecutorCache = cache as? any CallerExecutorAppending
         self.limit = max(1, limit)
         self.destinationID = destinationID
         self.logger = logger
@@ -131,7 +135,7 @@ final class CacheOverflow: Sendable {
         }
         if direct {
             do {
-                try await cache.append(events)
+                try await appendToCache(events)
                 return AppendResult(cached: events.count, held: false)
             } catch {
                 hold(events, failure: error)
@@ -146,11 +150,20 @@ final class CacheOverflow: Sendable {
             return AppendResult(cached: drained, held: true)
         }
         do {
-            try await cache.append(events)
+            try await appendToCache(events)
             return AppendResult(cached: drained + events.count, held: false)
         } catch {
             hold(events, failure: error)
             return AppendResult(cached: drained, held: true)
+        }
+    }
+
+    /// The cache's append, on the caller's executor where the cache allows it.
+    nonisolated(nonsending) private func appendToCache(_ events: [Event]) async throws {
+        if let callerExecutorCache {
+            try await callerExecutorCache.appendOnCallersExecutor(events)
+        } else {
+            try await cache.append(events)
         }
     }
 
@@ -181,7 +194,7 @@ final class CacheOverflow: Sendable {
             let (chunk, position) = state.withLock { ($0.prefix(Self.chunkSize), $0.departed) }
             if chunk.isEmpty { break }
             do {
-                try await cache.append(chunk)
+                try await appendToCache(chunk)
             } catch {
                 logger.log(
                     .debug,

@@ -59,13 +59,14 @@ public struct EventFinalizer: Sendable {
         }
         // The payload stays two layers: the (shared, cached) metadata and the input's own
         // parameters on top, so no per-event copy of the metadata is made.
+        let receivedAt = ISO8601.truncatedToMilliseconds(input.timestamp)
         return Event(
-            id: EventID.make(),
+            id: EventID.make(at: receivedAt),
             appID: appID,
             type: input.name,
             clientUser: clientUser(for: context.userIdentifier),
             sessionID: context.sessionID.map(sessionStrings.string(for:)),
-            receivedAt: ISO8601.truncatedToMilliseconds(input.timestamp),
+            receivedAt: receivedAt,
             sharedPayload: shared,
             ownPayload: own,
             floatValue: floatValue,

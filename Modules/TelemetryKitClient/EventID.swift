@@ -11,12 +11,20 @@ import Glibc
 import Musl
 #endif
 
-/// Fast random (version 4) UUIDs for event ids.
+/// Fast time-ordered (version 7, RFC 9562) UUIDs for event ids.
 ///
 /// `UUID()` asks the kernel for 16 random bytes on every call (a system call on Linux,
 /// several microseconds under load). Event ids only need to be unique, so random bytes are
 /// drawn from the system generator in blocks of 4 KiB (one system call) and handed out 16 at
 /// a time.
+///
+/// Why time-ordered, not random (version 4): a durable cache indexes its events by id (for
+/// `remove(ids:)`). Random ids land on random pages of that index, so a commit of 500 events
+/// rewrote most of the index's pages and the SQLite cache spent more on them than on the
+/// events (3–8 µs per event instead of 1.5–2). Ids that start with the event's millisecond
+/// (48 bits) are appended at the index's end, one page per commit. The other 74 bits stay
+/// random, so ids are as unique as before; they reveal only the event's `receivedAt`, which
+/// the event carries anyway.
 enum EventID {
     private struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4096)
@@ -25,18 +33,24 @@ enum EventID {
 
     private static let pool = Locked(Pool())
 
-    static func make() -> UUID {
+    /// An id for an event received at `date`: its milliseconds since 1970 (clamped to the
+    /// 48 bits there are), then the version, the variant and random bits.
+    static func make(at date: Date) -> UUID {
+        let seconds = date.timeIntervalSince1970
+        let milliseconds: UInt64 =
+            seconds.isFinite && seconds > 0 ? UInt64(min((seconds * 1000).rounded(), Double(0xFFFF_FFFF_FFFF))) : 0
+        let time = { (shift: UInt64) in UInt8(truncatingIfNeeded: milliseconds >> shift) }
         let uuid = pool.withLock { pool -> uuid_t in
-            if pool.offset + 16 > pool.bytes.count {
+            if pool.offset + 10 > pool.bytes.count {
                 pool.bytes.withUnsafeMutableBytes { EventID.fillRandom($0) }
                 pool.offset = 0
             }
             let o = pool.offset
-            pool.offset += 16
+            pool.offset += 10
             let b = pool.bytes
             return (
-                b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], (b[o + 6] & 0x0f) | 0x40, b[o + 7],
-                (b[o + 8] & 0x3f) | 0x80, b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]
+                time(40), time(32), time(24), time(16), time(8), time(0), (b[o] & 0x0f) | 0x70, b[o + 1],
+                (b[o + 2] & 0x3f) | 0x80, b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], b[o + 8], b[o + 9]
             )
         }
         return UUID(uuid: uuid)

@@ -142,6 +142,17 @@ final class Intake: Sendable {
         }
     }
 
+    /// The consumer's next items while it keeps its turn (its last append is still in
+    /// flight), or nil when nothing is pending; then it calls ``next()`` once that append
+    /// ended. Keeping the turn keeps inline sends out until then.
+    func nextKeepingTurn() -> [Item]? {
+        state.withLock { state in
+            guard state.owner == .consumer, !state.pending.isEmpty else { return nil }
+            defer { state.pending = [] }
+            return state.pending
+        }
+    }
+
     /// Claims the processing turn for an inline `send` when nothing is queued or running.
     /// A `true` result must be followed by ``endInline()``.
     func beginInline() -> Bool {

@@ -161,12 +161,24 @@ public final class TelemetryClient: Sendable {
             await processor.start(storage: storage, logger: logger, emitter: emitter)
         }
         let consumer = Task { [intake, weak self] in
-            while let items = await intake.next() {
+            // The append of the last group, still committing while the next items are
+            // processed (see `process(_:after:)`).
+            var inFlight: Task<Void, Never>?
+            while true {
+                let items: [Intake.Item]?
+                if inFlight != nil, let more = intake.nextKeepingTurn() {
+                    items = more
+                } else {
+                    await inFlight?.value
+                    inFlight = nil
+                    items = await intake.next()
+                }
+                guard let items else { return }
                 guard let self else {
                     Intake.resumeAll(items, with: .droppedAfterShutdown)
                     return
                 }
-                await self.process(items)
+                inFlight = await self.process(items, after: inFlight)
             }
         }
         runtime.withLock { state in
@@ -445,7 +457,18 @@ public final class TelemetryClient: Sendable {
     /// (filtered, failed); nil means the group's append decides it.
     private typealias Waiting = (continuation: CheckedContinuation<SendOutcome, Never>, outcome: SendOutcome?)
 
-    private func process(_ items: [Intake.Item]) async {
+    /// Runs `items` through the pipeline and appends them in groups; returns the append of
+    /// the last group, which may still be committing.
+    ///
+    /// Why the last append is not awaited here: a durable cache commits on a thread of its
+    /// own, and waiting for it before processing the next items left one of the two cores
+    /// idle at a time (the pipeline waited for the disk, the disk for the pipeline).
+    /// Appends still run one at a time and in order, each starting after the previous one
+    /// ended (`previous`), so the overflow's rules and the cache's order hold; the intake's
+    /// turn stays with the consumer meanwhile (``Intake/nextKeepingTurn()``), so no inline
+    /// `send` can overtake a group in flight; a barrier waits for it.
+    private func process(_ items: [Intake.Item], after previous: Task<Void, Never>?) async -> Task<Void, Never>? {
+        var inFlight = previous
         var events: [Event] = []
         var waiting: [Waiting] = []
         events.reserveCapacity(min(items.count, appendGroupSize))
@@ -466,26 +489,40 @@ public final class TelemetryClient: Sendable {
                 }
                 if let continuation { waiting.append((continuation, outcome)) }
                 if events.count >= appendGroupSize {
-                    await appendGroup(&events, resuming: &waiting)
+                    inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
                 }
             case .barrier(let continuation):
-                await appendGroup(&events, resuming: &waiting)
+                inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
+                await inFlight?.value
+                inFlight = nil
                 continuation.resume()
             }
         }
-        await appendGroup(&events, resuming: &waiting)
+        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
         intake.add(counters)
+        return inFlight
     }
 
-    /// Appends `events` and resumes the awaited sends among them with what happened.
-    private func appendGroup(_ events: inout [Event], resuming waiting: inout [Waiting]) async {
-        let heldFor = await append(events)
-        let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
-        for (continuation, known) in waiting {
-            continuation.resume(returning: known ?? outcome)
-        }
+    /// Waits for the append in flight (`previous`), then starts appending `events` (none:
+    /// returns `previous`, done); the new append resumes the awaited sends among them with
+    /// what happened.
+    private func startAppend(
+        _ events: inout [Event],
+        resuming waiting: inout [Waiting],
+        after previous: Task<Void, Never>?
+    ) async -> Task<Void, Never>? {
+        guard !events.isEmpty || !waiting.isEmpty else { return previous }
+        await previous?.value
+        let (group, waiters) = (events, waiting)
         events.removeAll(keepingCapacity: true)
         waiting.removeAll(keepingCapacity: true)
+        return Task {
+            let heldFor = await self.append(group)
+            let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
+            for (continuation, known) in waiters {
+                continuation.resume(returning: known ?? outcome)
+            }
+        }
     }
 
     /// Processes the single event of an inline `send` (see ``Intake/beginInline()``).

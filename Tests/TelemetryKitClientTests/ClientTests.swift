@@ -72,7 +72,7 @@ struct ClientOrderingTests {
         #expect(harness.spy.deliveredEvents.map(\.type) == ["First", "Echo.First", "Second", "Echo.Second"])
     }
 
-    @Test func eventIDsAreDistinctVersion4UUIDs() async {
+    @Test func eventIDsAreDistinctVersion7UUIDs() async {
         let harness = await TestHarness.make()
         for n in 0..<5_000 {
             harness.client.event("Numbered", parameters: ["n": n])
@@ -83,8 +83,8 @@ struct ClientOrderingTests {
         #expect(Set(ids).count == 5_000)
         for id in ids.prefix(300) {
             let text = id.uuidString
-            // xxxxxxxx-xxxx-4xxx-[89AB]xxx-xxxxxxxxxxxx
-            #expect(Array(text)[14] == "4")
+            // xxxxxxxx-xxxx-7xxx-[89AB]xxx-xxxxxxxxxxxx (time-ordered, see `EventID`)
+            #expect(Array(text)[14] == "7")
             #expect("89AB".contains(Array(text)[19]))
         }
     }

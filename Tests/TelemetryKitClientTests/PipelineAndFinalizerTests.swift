@@ -156,6 +156,30 @@ struct FinalizerTests {
         #expect(other.id != event.id)
     }
 
+    /// Ids are RFC 9562 version 7: the event's millisecond first, so a durable cache's id
+    /// index grows at its end (see `EventID`).
+    @Test func eventIDsStartWithTheEventsMillisecond() {
+        let finalizer = EventFinalizer(appID: "APP")
+        func id(at seconds: Double) -> String {
+            finalizer.finalize(
+                EventInput("Screen.shown", timestamp: Date(timeIntervalSince1970: seconds)),
+                context: EventContext()
+            ).id.uuidString
+        }
+        // 1,718,460,000,123 ms is 0x0190_1C32_A77B.
+        let first = id(at: 1_718_460_000.123)
+        let sameMillisecond = id(at: 1_718_460_000.123_4)
+        let next = id(at: 1_718_460_000.124)
+        #expect(first.hasPrefix("01901C32-A77B-7"))
+        #expect(sameMillisecond.hasPrefix("01901C32-A77B-7"))
+        #expect(next.hasPrefix("01901C32-A77C-7"))
+        #expect(first != sameMillisecond)
+        #expect(["8", "9", "A", "B"].contains(first.dropFirst(19).prefix(1)))
+        #expect(next > first)
+        // Before 1970 (a wrong clock): the time bits are zero, the id is still version 7.
+        #expect(id(at: -5).hasPrefix("00000000-0000-7"))
+    }
+
     @Test func nonFiniteNumbersAreHandledWithWarnings() throws {
         let logger = RecordingLoggerForCore()
         let event = EventFinalizer(appID: "APP", logger: logger).finalize(

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import Synchronization
 import TelemetryKitDefaults
 import TelemetryKitJSONLinesCache
 import TelemetryKitTesting
@@ -52,7 +53,64 @@ func directoryBytes(_ directory: URL, matching prefix: String) -> Int {
     }
 }
 
+/// The environment variable that makes this executable a child process of the
+/// "new process" benchmark: it runs one `Telemetry.initialize` on the data directory named
+/// there, writes the microseconds it took to standard output and exits.
+let initializeInChildVariable = "TELEMETRYKIT_BENCH_INITIALIZE_DIRECTORY"
+
+/// The child's side (see ``initializeInChildVariable``). Blocks the main thread while the
+/// measured task runs on the cooperative pool: `initialize` does not need the main actor on
+/// Linux, and nothing else runs in this process.
+func initializeInChildAndExit(dataDirectory: String) -> Never {
+    let result = Mutex<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try? await Telemetry.initialize(
+            configuration: unreachableConfig(dataDirectory: URL(fileURLWithPath: dataDirectory)),
+            logger: SilentLogger()
+        )
+        let elapsed = clock.now - start
+        let (seconds, attoseconds) = elapsed.components
+        result.withLock { $0 = Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000) }
+        done.signal()
+    }
+    done.wait()
+    print(result.withLock { $0 } ?? -1)
+    exit(0)
+}
+
+/// `Telemetry.initialize` in a process of its own, on a copy of `template`: what an app's
+/// launch meets, with SQLite, the SDK's statics and the files cold to the process; returns
+/// the microseconds the child measured around `initialize` alone.
+func initializeInNewProcess(copying template: URL) throws -> Int {
+    let directory = temporaryDataDirectory()
+    try FileManager.default.copyItem(at: template, to: directory)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var environment = ProcessInfo.processInfo.environment
+    environment[initializeInChildVariable] = directory.path
+    child.environment = environment
+    let output = Pipe()
+    child.standardOutput = output
+    try child.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard child.terminationStatus == 0, let microseconds = Int(text.split(separator: "\n").last ?? ""),
+        microseconds >= 0
+    else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "child said: \(text)"])
+    }
+    return microseconds
+}
+
 let benchmarks: @Sendable () -> Void = {
+    if let directory = ProcessInfo.processInfo.environment[initializeInChildVariable] {
+        initializeInChildAndExit(dataDirectory: directory)
+    }
     Benchmark.defaultConfiguration = .perEvent
     let config = Telemetry.Config(appID: "BENCH-APP", namespace: "bench", appVersion: "1.0", buildNumber: "1")
     let input = EventInput("Screen.shown", parameters: ["screen": "home", "count": 3, "ratio": 0.5])
@@ -132,6 +190,36 @@ let benchmarks: @Sendable () -> Void = {
     }
     initializeBenchmark("empty data directory", queued: 0)
     initializeBenchmark("10,000 events queued", queued: 10_000)
+
+    // The same in a new process each time (Linux: the child is this executable, started
+    // through /proc/self/exe): the launch as an app meets it, nothing loaded or warm.
+    let newProcessMicroseconds = BenchmarkMetric.custom(
+        "initialize in a new process (μs)",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
+    func newProcessBenchmark(_ name: String, queued: Int) {
+        Benchmark(
+            "Telemetry.initialize in a new process, \(name)",
+            configuration: .init(
+                metrics: [newProcessMicroseconds],
+                warmupIterations: 0,
+                scalingFactor: .one,
+                maxDuration: .seconds(60),
+                maxIterations: 1
+            )
+        ) { benchmark in
+            let template = try await dataDirectoryWithQueuedEvents(queued)
+            defer { try? FileManager.default.removeItem(at: template) }
+            for _ in 0..<25 {
+                benchmark.measurement(newProcessMicroseconds, try initializeInNewProcess(copying: template))
+            }
+        }
+    }
+    #if os(Linux)
+    newProcessBenchmark("empty data directory", queued: 0)
+    newProcessBenchmark("10,000 events queued", queued: 10_000)
+    #endif
 
     // The SQLite cache's share of that: opening the file (the check of its pages and the
     // count are its first job on its own queue, not measured here), in a copy new to this process.

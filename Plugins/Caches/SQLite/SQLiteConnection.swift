@@ -157,6 +157,8 @@ final class SQLiteConnection {
 
     /// Whether ``verify()`` ran: until then ``count`` is unknown.
     private(set) var isVerified = false
+    /// The file had no tables: this connection created the schema (nothing to check).
+    private(set) var isNew = false
 
     /// Opens (or creates) the database in WAL mode and prepares the statements, reading no
     /// more of the file than its schema: the check of every page and the count come with
@@ -204,6 +206,7 @@ final class SQLiteConnection {
             } else if version == 0 {
                 // Before the first table: lets a clean-up give freed pages back to the system.
                 try execute("PRAGMA auto_vacuum = INCREMENTAL")
+                isNew = true
             }
             if version != Self.formatVersion {
                 try execute(Self.schema)
@@ -983,6 +986,28 @@ final class SQLiteConnection {
         try execute("PRAGMA synchronous = NORMAL")
         defer { _ = try? execute("PRAGMA synchronous = FULL") }
         return try body()
+    }
+
+    /// The rows of `rows` whose event id this database does not hold, in their order: after
+    /// a damaged file was replaced, the appends it had taken that the salvage could not read.
+    func missing(_ rows: [SQLiteRow]) throws(SQLiteFailure) -> [SQLiteRow] {
+        guard !isClosed else { throw closedFailure }
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, "SELECT 1 FROM events WHERE id = ?1", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        var missing: [SQLiteRow] = []
+        for row in rows {
+            try bind(row.id, to: statement, at: 1)
+            let result = sqlite3_step(statement)
+            sqlite3_reset(statement)
+            switch result {
+            case SQLITE_ROW: continue
+            case SQLITE_DONE: missing.append(row)
+            default: throw failure(result)
+            }
+        }
+        return missing
     }
 
     /// SQLite's `PRAGMA synchronous` on this connection now: 1 NORMAL, 2 FULL.

@@ -31,9 +31,15 @@ import Musl
 /// 5. runs the operation again on it, so the events being appended are kept,
 /// 6. logs one warning with both paths and counts the recovery.
 ///
-/// Opening checks the whole file (`PRAGMA quick_check`, in ``verifyOpening(maxEventAge:now:)``,
-/// the cache's first job on its queue) and recovers the same way. The check reads one
-/// snapshot of the file (WAL mode: a reader sees the last commit before it started, never a
+/// Opening checks the whole file (`PRAGMA quick_check`, in ``verifyOpening()``) and recovers
+/// the same way. That check reads every page, so it does not run while the app launches: it
+/// runs at once for a file created now (it has no pages yet), otherwise before the first read
+/// (a peek, the count), a few seconds after opening, or once
+/// ``maxRowsBeforeVerifying`` rows were appended, whichever comes first. Appends made before
+/// it are kept in memory as well (``rowsSinceOpening``) until it passes: when the file turns
+/// out to be damaged, whether the check or an append finds it, the rows the salvage could not
+/// read back are written into the fresh database after the salvaged ones, so no appended
+/// event is lost to damage that was there before it. The check reads one snapshot of the file (WAL mode: a reader sees the last commit before it started, never a
 /// half-written one), so another process appending meanwhile does not make it report damage.
 ///
 /// Other processes may have the file open (an app and its extensions share the queue). Moving
@@ -54,21 +60,45 @@ struct SQLiteDatabase {
     let logger: any Logging
     /// Held shared while the file is open; exclusively while the file is replaced.
     let fileLock: SidecarFileLock
+    /// Encodes appended events into rows, reusing the last context's JSON (used on the I/O
+    /// queue, under the cache's lock).
+    let rowEncoder = SQLiteRowEncoder()
     private(set) var connection: SQLiteConnection
     /// Damaged or unusable files replaced so far, at opening and later.
     private(set) var recoveredCorruptions = 0
     /// Events evicted so far (limit, maximum age, salvaged rows beyond the limit).
     var evicted = 0
     var lastPrune: Date
+    /// Events older than this (seconds) are dropped when the opening check runs.
+    let maxEventAge: TimeInterval?
+    /// When the cache was opened: the time `maxEventAge` is measured from at the check.
+    let openedAt: Date
+    /// Rows appended since opening, until ``verifyOpening()`` has passed (then nil): what a
+    /// replacement of the file must not lose (see the type's description).
+    private(set) var rowsSinceOpening: [SQLiteRow]?
+
+    /// The most rows kept in ``rowsSinceOpening``: an append beyond it runs the check first,
+    /// so the memory they take stays small (about 150 bytes each).
+    static let maxRowsBeforeVerifying = 1_000
 
     /// Opens or creates the database; replaces a file that is damaged or holds another schema.
-    init(path: String, fullSync: Bool, limit: Int, maxBytes: Int, logger: any Logging, now: Date) throws {
+    init(
+        path: String,
+        fullSync: Bool,
+        limit: Int,
+        maxBytes: Int,
+        maxEventAge: TimeInterval? = nil,
+        logger: any Logging,
+        now: Date
+    ) throws {
         self.path = path
         self.fullSync = fullSync
         self.limit = limit
         self.maxBytes = maxBytes
+        self.maxEventAge = maxEventAge
         self.logger = logger
         lastPrune = now
+        openedAt = now
         try Self.prepareFile(atPath: path)
         do {
             fileLock = try SidecarFileLock(path: path + ".lock")
@@ -85,7 +115,13 @@ struct SQLiteDatabase {
             lock: fileLock
         )
         self.connection = connection
+        rowsSinceOpening = []
         if let replacement { adopt(replacement) }
+        if connection.isNew {
+            // A file created just now has nothing to check: the check costs a few pages, and
+            // later damage is met by the calls that read it, as for a checked file.
+            try verifyOpening()
+        }
         if connection.droppedByUpgrade > 0 {
             evicted += connection.droppedByUpgrade
             logger.warning(
@@ -111,7 +147,10 @@ struct SQLiteDatabase {
                 lock: fileLock
             )
             self.connection = connection
-            if let replacement { adopt(replacement) }
+            if let replacement {
+                adopt(replacement)
+                try restoreRowsSinceOpening()
+            }
         }
         do {
             return try body(connection)
@@ -123,15 +162,30 @@ struct SQLiteDatabase {
                     return try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit)
                 }
             )
+            try restoreRowsSinceOpening()
             return try body(self.connection)
         }
     }
 
-    /// What opening leaves for the cache's first job on its queue: checks every page (a
-    /// damaged file is replaced here, before any append or read), counts the rows, drops
-    /// events older than `maxEventAge` and evicts beyond the limit.
-    mutating func verifyOpening(maxEventAge: TimeInterval?, now: Date) throws {
+    /// Inserts `rows` in one transaction (evicting beyond the limits); returns how many it
+    /// evicted. Before the opening check, the rows are also kept in ``rowsSinceOpening``, and
+    /// an append that would keep more than ``maxRowsBeforeVerifying`` runs the check first.
+    mutating func insert(_ rows: [SQLiteRow]) throws -> Int {
+        if let pending = rowsSinceOpening, pending.count + rows.count > Self.maxRowsBeforeVerifying {
+            try verifyOpening()
+        }
         let (limit, maxBytes) = (limit, maxBytes)
+        let evicted = try run { try $0.insert(rows, limit: limit, maxBytes: maxBytes) }
+        rowsSinceOpening?.append(contentsOf: rows)
+        return evicted
+    }
+
+    /// What opening leaves for later (see the type's description), run once: checks every
+    /// page (a damaged file is replaced here, before any read), counts the rows, drops events
+    /// older than `maxEventAge` and evicts beyond the limits. Later calls return at once.
+    mutating func verifyOpening() throws {
+        guard rowsSinceOpening != nil else { return }
+        let (limit, maxBytes, maxEventAge, now) = (limit, maxBytes, maxEventAge, openedAt)
         // Another instance has the file open (it holds the shared lock too): keep the counts
         // in the file for it from the first change on.
         switch try? fileLock.exclusiveIfAlone() {
@@ -148,6 +202,31 @@ struct SQLiteDatabase {
             }
             return evicted + (try connection.enforce(limit: limit, maxBytes: maxBytes))
         }
+        rowsSinceOpening = nil
+    }
+
+    /// Removed events are not written back by a later replacement: forgets those with `ids`
+    /// (all with nil) among ``rowsSinceOpening``.
+    mutating func forgetRowsSinceOpening(ids: [UUID]?) {
+        guard rowsSinceOpening?.isEmpty == false else { return }
+        guard let ids else {
+            rowsSinceOpening = []
+            return
+        }
+        let removed = Set(ids)
+        rowsSinceOpening?.removeAll { removed.contains($0.id) }
+    }
+
+    /// After a replacement before the opening check passed: writes the rows appended since
+    /// opening that the salvage did not bring back, behind the salvaged ones (they were the
+    /// newest). The fresh database is checked, so nothing needs keeping any more.
+    private mutating func restoreRowsSinceOpening() throws {
+        guard let rows = rowsSinceOpening else { return }
+        let missing = try connection.missing(rows)
+        if !missing.isEmpty {
+            evicted += try connection.insert(missing, limit: limit, maxBytes: maxBytes)
+        }
+        rowsSinceOpening = nil
     }
 
     // MARK: Replacing a damaged file

@@ -34,12 +34,15 @@ import Musl
 /// A database written by an earlier version (each event's whole JSON in its row) is converted
 /// in place when it is opened.
 ///
-/// A damaged file is recovered from, not kept failing: opening checks every page
-/// (`PRAGMA quick_check`, as the first job on the cache's queue: before any append or read,
-/// and off the launch path, so that opening costs the same whatever the queue holds), and
-/// damage that SQLite reports later (an append, a peek, a removal) is handled there. The file is moved aside with a `.corrupt` suffix (numbered when an older
-/// copy exists) for inspection, the events still readable from it go into a fresh database,
-/// and the call that met the damage runs again on it, so the events being appended are kept.
+/// A damaged file is recovered from, not kept failing: every page is checked (`PRAGMA
+/// quick_check`) before the first read (a peek, the count), three seconds after opening, or
+/// after the first 1,000 appended events, whichever comes first, so that neither opening nor
+/// the appends of an app's launch wait for a read of the whole file; and damage
+/// that SQLite reports later (an append, a peek, a removal) is handled there. The file is
+/// moved aside with a `.corrupt` suffix (numbered when an older copy exists) for inspection,
+/// the events still readable from it go into a fresh database, and the call that met the
+/// damage runs again on it, so the events being appended are kept; so are those appended
+/// before the check found the damage (held in memory until the check passes).
 /// Each recovery logs one warning with both paths and counts in ``recoveredCorruptions``.
 /// A file that is not a database at all, or holds another schema, is replaced the same way.
 ///
@@ -75,7 +78,7 @@ import Musl
 ///
 /// Use one instance per file in a process: instances in one process share the process's
 /// lease.
-public final class SQLiteEventCache: EventCaching {
+public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     /// How far a committed append survives.
     ///
     /// Why `.normal` is the default: an fsync per commit costs 0.1–0.2 ms on a server's disk
@@ -127,9 +130,13 @@ public final class SQLiteEventCache: EventCaching {
     private let leaseProcess: Int32
 
     private let frame: CommittedEventCache<SQLiteDatabase>
-    private let rowEncoder = SQLiteRowEncoder()
-    /// The check that opening queues has run: the counts are known.
+    /// The check of the file has run: the counts are known.
     private let opened = Locked(false)
+
+    /// How long after opening the check of every page runs at the latest (unless a read or
+    /// the 1,000th append asks for it first): after an app's launch, which it would otherwise
+    /// compete with for the disk and the processor (it reads the whole queue).
+    package static let verificationDelay: Duration = .seconds(3)
     private let clock: any TelemetryClock
     private let pruneInterval: TimeInterval
 
@@ -185,7 +192,8 @@ public final class SQLiteEventCache: EventCaching {
         logger: any Logging = StandardErrorLogger(),
         clock: any TelemetryClock = SystemClock(),
         sendLeaseDuration: TimeInterval = SQLiteEventCache.defaultSendLeaseDuration,
-        leaseProcess: Int32
+        leaseProcess: Int32,
+        verificationDelay: Duration = SQLiteEventCache.verificationDelay
     ) throws {
         self.fileURL = fileURL
         self.sendLeaseDuration = max(0, sendLeaseDuration)
@@ -203,6 +211,7 @@ public final class SQLiteEventCache: EventCaching {
             fullSync: synchronous == .full,
             limit: self.limit,
             maxBytes: self.maxBytes,
+            maxEventAge: maxEventAge,
             logger: logger,
             now: openedAt
         )
@@ -215,17 +224,37 @@ public final class SQLiteEventCache: EventCaching {
             logger: logger,
             whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
-        // Checking the file and counting its rows read every page: the first job on the
-        // cache's queue, ahead of every append and read, instead of on the launch path.
-        frame.startOnIOQueue("check") { [opened] database in
-            defer { opened.set(true) }
-            try database.verifyOpening(maxEventAge: maxEventAge, now: openedAt)
+        // Checking the file and counting its rows read every page: not on the launch path,
+        // and not ahead of the launch's appends either (see `SQLiteDatabase`).
+        frame.startOnIOQueue("check", after: verificationDelay) { [opened] in
+            try Self.verify(&$0, marking: opened)
         }
     }
 
+    /// Queues the check of the file (if it has not run) and returns once it has.
+    private func verifyNow() async {
+        frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
+        await frame.waitForQueuedWork()
+    }
+
+    /// Runs the check of the file once (later calls return at once) and notes that it ran.
+    private static func verify(_ database: inout SQLiteDatabase, marking opened: Locked<Bool>) throws {
+        try database.verifyOpening()
+        opened.set(true)
+    }
+
+    /// Appends `events` in one commit, shared with concurrent callers; in the log (and with
+    /// ``Synchronous/full`` on the disk) when this returns.
     public func append(_ events: [Event]) async throws {
-        // Encode on the caller's task, outside the lock; the commit itself is shared.
-        try await frame.append(events.map(rowEncoder.row(for:)))
+        try await frame.append(events)
+    }
+
+    /// ``append(_:)`` on the caller's executor up to the hand-off to the cache's I/O queue,
+    /// which encodes the rows, commits and resumes the caller where it was: an awaited event
+    /// from the main actor costs two thread hand-offs and no work on the main actor beyond
+    /// the hand-off. The caller's thread is never blocked.
+    nonisolated(nonsending) package func appendOnCallersExecutor(_ events: [Event]) async throws {
+        try await frame.append(events)
     }
 
     public func peek(limit: Int) async throws -> [Event] {
@@ -237,7 +266,8 @@ public final class SQLiteEventCache: EventCaching {
             now: SQLiteRow.milliseconds(now),
             expiresAt: SQLiteRow.milliseconds(now.addingTimeInterval(sendLeaseDuration))
         )
-        return try await frame.read { [maxEventAge, pruneInterval] database in
+        return try await frame.read { [maxEventAge, pruneInterval, opened] database in
+            try Self.verify(&database, marking: opened)
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
@@ -260,10 +290,10 @@ public final class SQLiteEventCache: EventCaching {
         try await frame.remove(ids: ids)
     }
 
-    /// The number of queued events, kept in memory (no file access, so no damage is found
-    /// here); right after opening, once the file's check has counted them.
+    /// The number of queued events, kept in memory; the first call runs the file's check
+    /// (which counts them) if it has not run yet.
     public func count() async -> Int {
-        if !opened.current { await frame.waitForQueuedWork() }
+        if !opened.current { await verifyNow() }
         return frame.count
     }
 
@@ -272,7 +302,7 @@ public final class SQLiteEventCache: EventCaching {
     }
 
     public func evictedCount() async -> Int {
-        if !opened.current { await frame.waitForQueuedWork() }
+        if !opened.current { await verifyNow() }
         return frame.evicted
     }
 
@@ -289,9 +319,13 @@ public final class SQLiteEventCache: EventCaching {
     /// this count (and the warning logged each time) is how an app or a test sees that it
     /// happened, for example to report failing storage.
     ///
-    /// Right after opening, reading it waits for the check of the file that opening queues.
+    /// Until the check of the file has run, reading it runs the check and waits for it
+    /// (blocking the caller's thread meanwhile).
     public var recoveredCorruptions: Int {
-        if !opened.current { frame.waitForQueuedWorkBlocking() }
+        if !opened.current {
+            frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
+            frame.waitForQueuedWorkBlocking()
+        }
         return frame.inspect { $0.recoveredCorruptions }
     }
 }
@@ -301,16 +335,19 @@ public final class SQLiteEventCache: EventCaching {
 extension SQLiteDatabase: CommittedEventStore {
     var count: Int { connection.count }
 
-    mutating func append(_ rows: [SQLiteRow], limit: Int) throws -> Int {
-        let maxBytes = maxBytes
-        return try run { try $0.insert(rows, limit: limit, maxBytes: maxBytes) }
+    /// Encodes `events` here, on the I/O queue (see ``SQLiteEventCache/append(_:)``), and
+    /// inserts them in one transaction.
+    mutating func append(_ events: [Event], limit: Int) throws -> Int {
+        try insert(events.map(rowEncoder.row(for:)))
     }
 
     mutating func remove(ids: [UUID]) throws {
         _ = try run { try $0.remove(ids: ids) }
+        forgetRowsSinceOpening(ids: ids)
     }
 
     mutating func removeAll() throws {
         try run { try $0.removeAll() }
+        forgetRowsSinceOpening(ids: nil)
     }
 }

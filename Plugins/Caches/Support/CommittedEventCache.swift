@@ -16,7 +16,9 @@ package import Foundation
 /// - Calls come one at a time (the cache holds a lock around each), on the cache's I/O
 ///   queue: they may block (an fsync, a compaction).
 package protocol CommittedEventStore: SendableMetatype {
-    /// One event as the store writes it, encoded before the lock is taken.
+    /// One event as the store takes it: encoded by the caller (the JSON-lines journal's
+    /// lines), or the event itself when the store encodes it on the I/O queue (SQLite), which
+    /// keeps that work off the caller's executor when an awaited append stays on it.
     associatedtype Record: Sendable
 
     /// Events evicted so far (the limit, a maximum age, data lost to damage).
@@ -116,7 +118,9 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     }
 
     /// Appends `records`, together with concurrent callers' records; durable when this returns.
-    package func append(_ records: [Store.Record]) async throws {
+    ///
+    /// On the caller's executor up to the hand-off to the I/O queue (see ``GroupCommitter``).
+    nonisolated(nonsending) package func append(_ records: [Store.Record]) async throws {
         guard !records.isEmpty else { return }
         try await committer.submit(records)
     }
@@ -195,6 +199,21 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
             } catch {
                 logger.warning("\(error)")
             }
+        }
+    }
+
+    /// Queues `body` on the I/O queue `delay` from now, unless the cache is gone by then: work
+    /// that must not compete with an app's launch (a check that reads the whole file). A
+    /// failure is logged, as with ``startOnIOQueue(_:_:)``.
+    package func startOnIOQueue(
+        _ action: String,
+        after delay: Duration,
+        _ body: @escaping @Sendable (inout Store) throws -> Void
+    ) {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        ioQueue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.startOnIOQueue(action, body)
         }
     }
 
