@@ -6,7 +6,7 @@ public import Foundation
 
 // Capabilities: what a processor can offer beyond processing events. The client (and the
 // `Telemetry` facade) find the processor that provides one with
-// ``TelemetryClient/processor(conformingTo:)``, so a replacement processor that adopts the
+// `TelemetryClient.processor(conformingTo:)`, so a replacement processor that adopts the
 // same protocol takes over the facade's calls, and no processor needs to know the client.
 
 /// A processor that owns sessions: `Telemetry.sessionID` and `Telemetry.newSession()` reach it.

@@ -229,7 +229,7 @@ public struct Event: Sendable, Identifiable {
     /// the events sharing its dictionary storage have in common (keep `entries` while the
     /// identity is kept, so the storage is not reused). The payload is then its entries plus
     /// ``forEachUpperPayloadEntry(_:)``'s, so a writer encodes the ~50 metadata entries once
-    /// for a run of events (``EventJSONCodec``, the OTLP encoder); `nil` otherwise.
+    /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
     package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
         guard Self.canIdentifySharedLayer, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else { return nil }
         return (withUnsafeBytes(of: sharedPayload) { $0.load(as: UInt.self) }, sharedPayload)

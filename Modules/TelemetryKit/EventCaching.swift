@@ -15,7 +15,7 @@ public import Foundation
 /// - When `append` would exceed the cache's limit, evict the oldest events and add their
 ///   number to `evictedCount()`.
 /// - An `append` that throws should store none of its events: the client holds them in
-///   memory and appends them again later (``DeliveryPolicy/overflowLimit``), so events a
+///   memory and appends them again later (`DeliveryPolicy.overflowLimit`), so events a
 ///   failed append did store are stored twice (delivery stays at-least-once; ids tell).
 /// - Safe to call from several tasks; calls are expected to be short.
 /// - Unreadable stored data is recovered from (recreate, keep the broken file aside, log),

@@ -7,7 +7,7 @@ import Foundation
 /// One event of a tracking plan: its name, and each parameter's key, type and optionality.
 ///
 /// ``TypedEvent/eventSchemas`` produces them (the `@TelemetryEvent` macro writes it from the
-/// type's properties or cases); ``TrackingPlan`` collects them, exports them as JSON and checks
+/// type's properties or cases); `TrackingPlan` collects them, exports them as JSON and checks
 /// untyped events against them.
 public struct EventSchema: Sendable, Hashable, Codable {
     /// The event's name, e.g. `Checkout.completed`.

@@ -1,4 +1,4 @@
-/// What became of an event given to ``TelemetryClient/send(_:)``, known when `send` returns.
+/// What became of an event given to `TelemetryClient.send(_:)`, known when `send` returns.
 ///
 /// Most callers ignore it (the result is discardable). It matters where an event must not
 /// be lost silently, e.g. a purchase: only `.cached` means the event survives a crash.
@@ -17,19 +17,19 @@ public enum SendOutcome: Sendable, Hashable {
     /// waits in their in-memory overflow and is cached when the cache works again.
     ///
     /// Not durable yet: it is lost if the process ends first, or if the overflow reaches
-    /// ``DeliveryPolicy/overflowLimit`` while it is among the oldest there (counted in
-    /// ``DestinationStats/overflowDropped``). Ids in the client's destination order.
+    /// `DeliveryPolicy.overflowLimit` while it is among the oldest there (counted in
+    /// `DestinationStats.overflowDropped`). Ids in the client's destination order.
     case heldInMemory(destinations: [String])
     /// A processor (`ProcessorError.eventFiltered`) or an after-processors transformation
     /// dropped the event on purpose.
     case filtered
     /// A processor threw another error: the event was dropped (logged, counted in
-    /// ``TelemetryStats/failed``).
+    /// `TelemetryStats.failed`).
     case processingFailed
-    /// Analytics are disabled (``TelemetryClient/setAnalyticsDisabled(_:)``): dropped.
+    /// Analytics are disabled (`TelemetryClient.setAnalyticsDisabled(_:)`): dropped.
     case droppedByOptOut
     /// Sent before `start()` and dropped because the pre-start buffer was full (counted in
-    /// ``TelemetryStats/droppedBeforeStart``).
+    /// `TelemetryStats.droppedBeforeStart`).
     case droppedBeforeStart
     /// Sent after `shutdown()` (or the client was released first): dropped.
     case droppedAfterShutdown

@@ -7,7 +7,7 @@
 ///
 /// `@TelemetryEvent` (module `TelemetryKitTypedEvents`, trait `TypedEvents`) writes the
 /// conformance; the protocol lives in the core so that plugins, the composable client and
-/// ``TrackingPlan`` accept typed events without depending on the macro or on swift-syntax:
+/// `TrackingPlan` accept typed events without depending on the macro or on swift-syntax:
 ///
 /// ```swift
 /// @TelemetryEvent("Checkout.completed")
@@ -27,7 +27,7 @@
 /// - ``eventName``, ``parameters`` and ``floatValue`` are read on the caller's thread for every
 ///   event: compute them from stored properties, without reflection or I/O.
 /// - ``eventSchemas`` must describe every event a value can produce — its name, each key with
-///   its ``EventParameterType`` and whether it may be missing — because ``TrackingPlan`` and
+///   its ``EventParameterType`` and whether it may be missing — because `TrackingPlan` and
 ///   `TrackingPlanProcessor` judge untyped events by it.
 public protocol TypedEvent: Sendable {
     /// The events this type sends, as a tracking plan lists them: one for a struct, one per

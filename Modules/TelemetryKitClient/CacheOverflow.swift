@@ -52,7 +52,7 @@ final class CacheOverflow: Sendable {
     /// `send` into it stays on the caller's executor. Every other cache's `append` is called
     /// as the async method it is, off the caller's executor (a durable cache writes to disk).
     private let inMemoryCache: InMemoryEventCache?
-    /// `cache` when it can be called on the caller's executor (``CallerExecutorAppending``):
+    /// `cache` when it can be called on the caller's executor (`CallerExecutorAppending`):
     /// an awaited `send` reaches its I/O thread without a hop to the cooperative pool.
     private let callerExecutorCache: (any CallerExecutorAppending)?
     /// The most events held (at least 1).

@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 /// The running durations of one client (its ``TelemetryClient/durations``): the
-/// ``DurationTracking`` the `Telemetry` facade and `TelemetryClient.startDurationEvent` use.
+/// `DurationTracking` the `Telemetry` facade and `TelemetryClient.startDurationEvent` use.
 ///
 /// - Background time: between `.didEnterBackground` and `.willEnterForeground` of the
 ///   client's `AppLifecycle`, measured with the client's clock, and subtracted unless a

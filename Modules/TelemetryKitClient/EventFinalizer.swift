@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turns an input and its accumulated context into an ``Event``.
+/// Turns an input and its accumulated context into an `Event`.
 ///
 /// - payload: the context metadata, then the input parameters on top (input wins);
 /// - clientUser: lowercase hex SHA-256 of the user identifier followed by the salt, where a

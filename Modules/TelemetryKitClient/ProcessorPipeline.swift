@@ -27,11 +27,11 @@ public struct ProcessorPipeline: Sendable {
 
     /// Runs `input` through every processor and the finalizer.
     ///
-    /// Each processor's synchronous path (``EventProcessor/processImmediately(_:context:)``)
-    /// is tried first, so a pipeline of ``SynchronousEventProcessor``s makes no async call:
+    /// Each processor's synchronous path (`EventProcessor.processImmediately(_:context:)`)
+    /// is tried first, so a pipeline of `SynchronousEventProcessor`s makes no async call:
     /// awaited from the main actor it does not leave it (`nonisolated(nonsending)`).
     ///
-    /// - Throws: ``ProcessorError/eventFiltered`` when a processor dropped the event, or
+    /// - Throws: `ProcessorError.eventFiltered` when a processor dropped the event, or
     ///   whatever a processor threw (logged as an error first).
     nonisolated(nonsending)
         public func process(_ input: EventInput, context: EventContext = EventContext()) async throws -> Event

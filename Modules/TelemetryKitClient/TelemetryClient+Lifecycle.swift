@@ -6,14 +6,14 @@ extension TelemetryClient {
     /// word, so this is the last reliable chance to write the processors' state (session
     /// length, running durations) and to send the queue. On `.didEnterBackground` and
     /// `.willTerminate` of ``lifecycle`` the client, in this order:
-    /// 1. waits for the processors that adopt ``IdleAwaitable`` (they persist on the same
+    /// 1. waits for the processors that adopt `IdleAwaitable` (they persist on the same
     ///    signal; their observers ran before this one because they were registered first);
     /// 2. waits until the running durations are written;
     /// 3. flushes the ``storage`` (a debounced backend writes now);
     /// 4. attempts a ``flush()`` of every destination: what cannot be sent stays in the
     ///    durable cache for the next launch.
     ///
-    /// All of it runs inside a background task of ``AppLifecycle/backgroundTasks`` when the
+    /// All of it runs inside a background task of `AppLifecycle.backgroundTasks` when the
     /// lifecycle has them: when the granted time runs out first, the flush is cancelled (the
     /// events stay queued) and the background task ends.
     ///

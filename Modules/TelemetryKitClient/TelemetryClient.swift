@@ -26,7 +26,7 @@ public import Foundation
 ///
 /// Nothing accepted is dropped while the process lives: when a cache fails, its events wait
 /// in a bounded in-memory overflow (``DeliveryPolicy/overflowLimit``) and are cached again
-/// before later events. Awaited sends report it (``SendOutcome/heldInMemory(destinations:)``).
+/// before later events. Awaited sends report it (`SendOutcome.heldInMemory(destinations:)`).
 public final class TelemetryClient: Sendable {
     /// Client settings.
     public struct Configuration: Sendable {
@@ -362,7 +362,7 @@ public final class TelemetryClient: Sendable {
     }
 
     /// The client-level context of an event sent now, on the sender's task: the seed in
-    /// effect, plus what the ``CallSiteCapturing`` processors read there (a trace's ids).
+    /// effect, plus what the `CallSiteCapturing` processors read there (a trace's ids).
     private var currentSeed: ContextSeed {
         let seed = runtime.withLock { $0.seed }
         guard !callSiteCapturers.isEmpty else { return seed }
@@ -397,7 +397,7 @@ public final class TelemetryClient: Sendable {
         lifecycle.send(.newSessionRequested)
     }
 
-    /// The running durations (``DurationTracking``): persisted in ``storage``, background
+    /// The running durations (`DurationTracking`): persisted in ``storage``, background
     /// time excluded unless asked. `TelemetryKitPresets` adds `startDurationEvent` and
     /// `stopAndSendDurationEvent` on top.
     public var durations: DurationTracker { features.durations }
