@@ -2,8 +2,9 @@
 ///
 /// Transformations with scope ``TransformationScope/afterProcessors`` run once per event,
 /// after the pipeline and before the caches; the others run per destination, just before
-/// the batch is transmitted. Within a scope they run by ascending `order`; equal orders keep
-/// registration order.
+/// the batch is transmitted, once per event: a batch kept for a retry is sent again with
+/// the results of its first round (events cached by an earlier launch are transformed again).
+/// Within a scope they run by ascending `order`; equal orders keep registration order.
 ///
 /// ## Implementation requirements
 /// - Return the (possibly changed) event, or `nil` to drop it for this scope only.

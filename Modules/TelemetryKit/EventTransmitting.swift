@@ -8,6 +8,9 @@
 /// - `.delivered` only when the receiver accepted the whole batch.
 /// - `.payloadTooLarge` when the receiver refused the batch for its size; the dispatcher
 ///   then splits it.
+/// - Do not log a `.rejected` outcome: the dispatcher logs each rejection once, with the
+///   destination and the count; put what only the transmitter knows (status code, the
+///   receiver's message) into the ``RejectionReason``.
 public protocol EventTransmitting: Sendable {
     func transmit(_ batch: [Event]) async -> TransmissionOutcome
 }

@@ -61,9 +61,6 @@ final class CacheOverflow: Sendable {
     private let logger: any Logging
     private let state: Locked<State>
 
-    /// Held events are re-appended in chunks of at most this many (one group commit each).
-    private static let chunkSize = 512
-
     private struct State {
         /// Held events, oldest first, from `head` on (dropping advances `head`: no copying).
         var storage: [Event] = []
@@ -191,7 +188,10 @@ final class CacheOverflow: Sendable {
     private func drainHoldingTurn() async -> Int {
         var moved = 0
         while true {
-            let (chunk, position) = state.withLock { ($0.prefix(Self.chunkSize), $0.departed) }
+            // All held events in one append, not chunks of their own: the cache's group
+            // committer makes one call one commit, so the events the client appended in
+            // groups are not batched a second time here. At most `limit` (the memory bound).
+            let (chunk, position) = state.withLock { ($0.prefix(limit), $0.departed) }
             if chunk.isEmpty { break }
             do {
                 try await appendToCache(chunk)

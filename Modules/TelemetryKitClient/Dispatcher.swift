@@ -13,6 +13,11 @@ import Foundation
 ///
 /// Each round first moves events held in memory by ``overflow`` (the cache failed) into the
 /// cache, so that a working cache gets them back even when no new event arrives.
+///
+/// The dispatcher is the only owner of its destination's cache and overflow: the client
+/// hands it events (``accept(_:)``), asks it to purge, count, and flush (``flush(deadline:)``,
+/// also shutdown's), so the order rules between overflow and cache, and the one retry loop,
+/// live in one place.
 actor Dispatcher {
     enum RoundEnd: Sendable {
         case empty
@@ -20,9 +25,11 @@ actor Dispatcher {
         case failed
     }
 
-    let destination: Destination
-    /// The way into the destination's cache: the client appends through it.
-    let overflow: CacheOverflow
+    /// The destination's id, for the client's stats and outcomes.
+    nonisolated let id: String
+    private let destination: Destination
+    /// The way into the destination's cache: ``accept(_:)`` appends through it.
+    private let overflow: CacheOverflow
     private let transformations: [any EventTransformation]
     private let clock: any TelemetryClock
     private let logger: any Logging
@@ -41,6 +48,9 @@ actor Dispatcher {
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
     private var timerTask: Task<Void, Never>?
     private var thresholdTask: Task<Void, Never>?
+    /// The transformations' results for the batch last sent, by event id, while it may be
+    /// sent again (see ``transform(_:ids:)``).
+    private var transformedBatch: [UUID: Event?] = [:]
 
     init(
         destination: Destination,
@@ -50,6 +60,7 @@ actor Dispatcher {
         observer: (@Sendable (DeliveryReport) -> Void)?,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
+        self.id = destination.id
         self.destination = destination
         self.overflow = CacheOverflow(
             cache: destination.cache,
@@ -108,15 +119,48 @@ actor Dispatcher {
 
     // MARK: Intake
 
-    /// Counts events the client appended to this destination's cache, without an actor hop.
-    /// Returns `true` when a send threshold is configured and ``checkThreshold()`` should run.
-    nonisolated func recordAccepted(_ count: Int) -> Bool {
+    /// Appends `events` to the cache after any held in memory, or holds them there when the
+    /// cache fails (see ``CacheOverflow``); returns whether they are held.
+    ///
+    /// `nonisolated(nonsending)`: it runs on the client's intake (or an inline `send`'s
+    /// executor), so a working cache is appended to without a hop onto this actor; only a
+    /// configured send threshold asks the actor. One caller at a time (the client's intake).
+    nonisolated(nonsending) func accept(_ events: [Event]) async -> Bool {
+        let result = await overflow.append(events)
+        if result.cached > 0, recordAccepted(result.cached) {
+            await checkThreshold()
+        }
+        return result.held
+    }
+
+    /// Empties the overflow and the cache (analytics were disabled); returns how many events
+    /// were discarded. A cache that cannot be cleared is logged, and its events not counted.
+    func purge() async -> Int {
+        // The overflow first: a drain in flight finishes into the cache, purged next.
+        var purged = await overflow.removeAll()
+        transformedBatch.removeAll()
+        let queued = await destination.cache.count()
+        do {
+            try await destination.cache.removeAll()
+            purged += queued
+        } catch {
+            logger.log(
+                .error,
+                "analytics disabled: the queue of destination '\(destination.id)' could not be cleared: \(error)"
+            )
+        }
+        return purged
+    }
+
+    /// Counts events that entered the cache, without an actor hop. Returns `true` when a
+    /// send threshold is configured and ``checkThreshold()`` should run.
+    private nonisolated func recordAccepted(_ count: Int) -> Bool {
         acceptedCount.withLock { $0 += count }
         return destination.policy.sendThreshold != nil
     }
 
     /// Starts a delivery round when the queue reached the policy's send threshold.
-    func checkThreshold() async {
+    private func checkThreshold() async {
         guard let threshold = destination.policy.sendThreshold, thresholdTask == nil else { return }
         if let nextAttemptAt, clock.now < nextAttemptAt { return }
         let queued = await destination.cache.count()
@@ -131,7 +175,7 @@ actor Dispatcher {
     /// Moves events held in memory into the cache (see ``CacheOverflow``) and counts them as
     /// accepted; returns how many moved.
     @discardableResult
-    nonisolated func drainOverflow() async -> Int {
+    private nonisolated func drainOverflow() async -> Int {
         let moved = await overflow.drain()
         if moved > 0 { _ = recordAccepted(moved) }
         return moved
@@ -155,9 +199,52 @@ actor Dispatcher {
         return copy
     }
 
-    /// The delay chosen after the last failure, or nil when not backing off.
-    func backoffState() -> (delay: Double?, nextAttempt: Date?, lastSuccess: Date?) {
-        (currentBackoff, nextAttemptAt, lastSuccessAt)
+    /// Queued and held events with the backoff state, for ``TelemetryClient/deliveryStatus(of:)``.
+    func status() async -> DeliveryStatus {
+        DeliveryStatus(
+            destinationID: destination.id,
+            queued: await destination.cache.count(),
+            heldInMemory: overflow.count,
+            lastSuccess: lastSuccessAt,
+            currentBackoff: currentBackoff,
+            nextAttempt: nextAttemptAt
+        )
+    }
+
+    // MARK: Flush
+
+    /// What a flush left behind.
+    struct Remaining: Sendable {
+        /// Events still in the cache.
+        var queued = 0
+        /// Events still held in memory because the cache fails (lost when the process ends).
+        var heldInMemory = 0
+    }
+
+    /// Delivers the queue, ignoring a running backoff, and returns what is left.
+    ///
+    /// Without a deadline (``TelemetryClient/flush()``) it runs one round: a destination that
+    /// asks to retry keeps its events for later. With a deadline (shutdown) it is the same
+    /// round, retried after each backoff until the queue is empty, the cache fails or the
+    /// deadline passes, so there is one retry loop for both. The deadline is wall time even
+    /// with an injected clock: shutdown must end. Held events get a last attempt at the
+    /// cache at the end: what the cache takes now survives the process.
+    func flush(deadline: Date?) async -> Remaining {
+        let wallClock = SystemClock()
+        while true {
+            if let deadline, wallClock.now >= deadline { break }
+            let end = await deliver(force: true)
+            guard case .retry = end, let deadline else { break }
+            let remaining = deadline.timeIntervalSince(wallClock.now)
+            guard remaining > 0 else { break }
+            do {
+                try await wallClock.sleep(for: min(currentBackoff ?? 1, remaining))
+            } catch {
+                break
+            }
+        }
+        await drainOverflow()
+        return Remaining(queued: await destination.cache.count(), heldInMemory: overflow.count)
     }
 
     // MARK: Delivery
@@ -168,7 +255,7 @@ actor Dispatcher {
     /// Events held in memory go into the cache first (caching does not wait for a backoff),
     /// and again when the cache is empty, for those held while the round ran. `.empty` says
     /// the cache is empty; some events may still be held in memory.
-    func deliver(force: Bool) async -> RoundEnd {
+    private func deliver(force: Bool) async -> RoundEnd {
         await acquireRound()
         defer { releaseRound() }
         await drainOverflow()
@@ -246,20 +333,36 @@ actor Dispatcher {
     }
 
     /// Applies this destination's transformations; nil entries were dropped.
-    private func transform(_ events: [Event]) async -> [Event?] {
+    ///
+    /// Each event is transformed once while the process lives, not once per round: a batch
+    /// kept for a retry is peeked again with the same ids, and its results are reused from
+    /// ``transformedBatch`` (a transformation may be slow, e.g. a script, or count what it
+    /// sees). Only the batch last sent is kept, so the memory is bounded by one batch. After
+    /// a relaunch the cached events (stored untransformed, so that a changed configuration
+    /// applies to them) are transformed again.
+    private func transform(_ events: [Event], ids: [UUID]) async -> [Event?] {
         guard !transformations.isEmpty else { return events }
         var result = [Event?]()
         result.reserveCapacity(events.count)
-        for event in events {
-            let current = await transformations.run(on: event, destination: destination.id)
+        var memo: [UUID: Event?] = [:]
+        memo.reserveCapacity(events.count)
+        for (index, event) in events.enumerated() {
+            let current: Event?
+            if let known = transformedBatch[ids[index]] {
+                current = known
+            } else {
+                current = await transformations.run(on: event, destination: destination.id)
+            }
+            memo[ids[index]] = .some(current)
             result.append(current)
         }
+        transformedBatch = memo
         return result
     }
 
     /// Transmits `events` (the cache's copies, with `ids`), halving on `.payloadTooLarge`.
     private func transmit(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
-        let transformed = await transform(events)
+        let transformed = await transform(events, ids: ids)
         var sendable: [Event] = []
         var sendableIDs: [UUID] = []
         var dropped: [UUID] = []
@@ -298,6 +401,9 @@ actor Dispatcher {
             stats.rejected += events.count
             report.failureCount += events.count
             report.rejections.append(reason)
+            // The one warning for a rejection: the dispatcher knows the destination and the
+            // count, and the reason carries the transmitter's details (status, message), so
+            // transmitters do not log it (and one that does not log is not silent).
             logger.log(.warning, "destination '\(destination.id)' rejected \(events.count) event(s): \(reason)")
             succeeded()
             return .empty
@@ -348,6 +454,7 @@ actor Dispatcher {
     }
 
     private func remove(_ ids: [UUID]) async -> Bool {
+        for id in ids { transformedBatch.removeValue(forKey: id) }
         do {
             try await destination.cache.remove(ids: ids)
             return true

@@ -39,19 +39,7 @@ extension TelemetryClient {
     private func purgeCaches() async {
         var purged = 0
         for dispatcher in dispatchers {
-            // The overflow first: a drain in flight finishes into the cache, purged next.
-            purged += await dispatcher.overflow.removeAll()
-            let destination = dispatcher.destination
-            let queued = await destination.cache.count()
-            do {
-                try await destination.cache.removeAll()
-                purged += queued
-            } catch {
-                logger.log(
-                    .error,
-                    "analytics disabled: the queue of destination '\(destination.id)' could not be cleared: \(error)"
-                )
-            }
+            purged += await dispatcher.purge()
         }
         if purged > 0 {
             logger.log(.info, "analytics disabled: \(purged) queued event(s) were discarded")

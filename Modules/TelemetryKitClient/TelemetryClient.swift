@@ -219,38 +219,27 @@ public final class TelemetryClient: Sendable {
         }
         await features.stop()
         await storage.flush()
-        // The deadline is wall time even with an injected clock: shutdown must end.
-        let wallClock = SystemClock()
-        let deadline = wallClock.now.addingTimeInterval(configuration.shutdownTimeout)
-        await withTaskGroup(of: Void.self) { group in
-            for dispatcher in dispatchers {
-                group.addTask {
-                    while wallClock.now < deadline {
-                        switch await dispatcher.deliver(force: true) {
-                        case .empty, .failed: return
-                        case .retry:
-                            let wait = await dispatcher.backoffState().delay ?? 1
-                            let remaining = deadline.timeIntervalSince(wallClock.now)
-                            guard remaining > 0 else { return }
-                            do { try await wallClock.sleep(for: min(wait, remaining)) } catch { return }
-                        }
-                    }
-                }
+        // One retry loop: each dispatcher's flush, retried until the deadline (wall time).
+        let deadline = SystemClock().now.addingTimeInterval(configuration.shutdownTimeout)
+        let left = await withTaskGroup(of: (Int, Dispatcher.Remaining).self) { group in
+            for (index, dispatcher) in dispatchers.enumerated() {
+                group.addTask { (index, await dispatcher.flush(deadline: deadline)) }
             }
+            var left = [Dispatcher.Remaining](repeating: .init(), count: dispatchers.count)
+            for await (index, entry) in group { left[index] = entry }
+            return left
         }
-        // The last attempt for events held in memory: what the cache takes now survives.
-        for dispatcher in dispatchers {
-            await dispatcher.drainOverflow()
-            let lost = dispatcher.overflow.count
-            if lost > 0 {
+        var remaining = 0
+        for (dispatcher, entry) in zip(dispatchers, left) {
+            remaining += entry.queued
+            if entry.heldInMemory > 0 {
                 logger.log(
                     .error,
-                    "shutdown: destination '\(dispatcher.destination.id)': \(lost) event(s) are only in memory "
+                    "shutdown: destination '\(dispatcher.id)': \(entry.heldInMemory) event(s) are only in memory "
                         + "because its cache fails; they are lost when the process ends"
                 )
             }
         }
-        let remaining = await cachedCount()
         if remaining > 0 {
             logger.log(.warning, "shutdown: \(remaining) event(s) stay queued for the next launch")
         }
@@ -331,14 +320,14 @@ public final class TelemetryClient: Sendable {
         if running {
             await intake.barrier()
         }
-        await withTaskGroup(of: Void.self) { group in
+        let remaining = await withTaskGroup(of: Int.self) { group in
             for dispatcher in dispatchers {
-                group.addTask { _ = await dispatcher.deliver(force: true) }
+                group.addTask {
+                    let left = await dispatcher.flush(deadline: nil)
+                    return left.queued + left.heldInMemory
+                }
             }
-        }
-        var remaining = await cachedCount()
-        for dispatcher in dispatchers {
-            remaining += dispatcher.overflow.count
+            return await group.reduce(0, +)
         }
         return remaining == 0 ? .complete : .incomplete(remaining: remaining)
     }
@@ -422,7 +411,7 @@ public final class TelemetryClient: Sendable {
         get async {
             var stats = intake.counters()
             for dispatcher in dispatchers {
-                stats.destinations[dispatcher.destination.id] = await dispatcher.snapshot()
+                stats.destinations[dispatcher.id] = await dispatcher.snapshot()
             }
             return stats
         }
@@ -430,25 +419,8 @@ public final class TelemetryClient: Sendable {
 
     /// Delivery state of one destination: queued events, last success, current backoff.
     public func deliveryStatus(of destinationID: String) async -> DeliveryStatus? {
-        guard let dispatcher = dispatchers.first(where: { $0.destination.id == destinationID }) else { return nil }
-        let state = await dispatcher.backoffState()
-        return DeliveryStatus(
-            destinationID: destinationID,
-            queued: await dispatcher.destination.cache.count(),
-            heldInMemory: dispatcher.overflow.count,
-            lastSuccess: state.lastSuccess,
-            currentBackoff: state.delay,
-            nextAttempt: state.nextAttempt
-        )
-    }
-
-    /// Events in the destinations' caches (not those held in memory).
-    private func cachedCount() async -> Int {
-        var total = 0
-        for destination in destinations {
-            total += await destination.cache.count()
-        }
-        return total
+        guard let dispatcher = dispatchers.first(where: { $0.id == destinationID }) else { return nil }
+        return await dispatcher.status()
     }
 
     // MARK: Processing
@@ -579,17 +551,13 @@ public final class TelemetryClient: Sendable {
         }
     }
 
-    /// Appends `events` to every destination's cache, or holds them in memory for a
-    /// destination whose cache fails (see ``CacheOverflow``); returns those destinations' ids.
+    /// Hands `events` to every destination's dispatcher, which caches them or holds them in
+    /// memory when its cache fails (see ``CacheOverflow``); returns those destinations' ids.
     nonisolated(nonsending) private func append(_ events: [Event]) async -> [String] {
         guard !events.isEmpty else { return [] }
         var heldFor: [String] = []
         for dispatcher in dispatchers {
-            let result = await dispatcher.overflow.append(events)
-            if result.cached > 0, dispatcher.recordAccepted(result.cached) {
-                await dispatcher.checkThreshold()
-            }
-            if result.held { heldFor.append(dispatcher.destination.id) }
+            if await dispatcher.accept(events) { heldFor.append(dispatcher.id) }
         }
         return heldFor
     }

@@ -205,6 +205,23 @@ struct CacheOverflowTests {
         #expect(rig.spy.deliveredEvents.map(\.type) == ["After"])
     }
 
+    @Test func heldEventsAreCachedAgainInOneAppendNotInChunks() async throws {
+        let rig = await FaultyCacheRig.make()
+        rig.cache.failAllAppends()
+        for n in 0..<1200 {
+            rig.client.event("Numbered", parameters: ["n": n])
+        }
+        await rig.client.waitUntilProcessed()
+        #expect(try #require(await rig.stats).heldInMemory == 1200)
+        let failedAttempts = rig.cache.appendAttempts
+
+        rig.cache.recover()
+        #expect(await rig.client.flush() == .complete)
+        // One append for the 1,200 held events (the cache's group commit), not 512 + 512 + 176.
+        #expect(rig.cache.appendAttempts == failedAttempts + 1)
+        #expect(rig.spy.deliveredEvents.compactMap(\.number) == (0..<1200).map(Int64.init))
+    }
+
     @Test func aWorkingCacheIsAppendedOnceForEachSend() async {
         // The overflow adds no cache call while it is empty.
         let rig = await FaultyCacheRig.make()

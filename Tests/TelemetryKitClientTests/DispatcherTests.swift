@@ -183,4 +183,105 @@ struct DispatcherTests {
         #expect(harness.spy.deliveredEvents.map(\.type) == ["Fresh"])
         #expect(await harness.client.stats.destinations["spy"]?.evicted == 1)
     }
+
+    // MARK: One owner of delivery (#23 item 4)
+
+    /// A client whose only destination, "d", sends through `spy` with batches of 4.
+    private func client(
+        _ spy: SpyEventTransmitter,
+        transformations: [any EventTransformation] = [],
+        logger: RecordingLogger = RecordingLogger(),
+        shutdownTimeout: TimeInterval = 5
+    ) async -> TelemetryClient {
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP", shutdownTimeout: shutdownTimeout),
+            destinations: [
+                Destination(
+                    id: "d",
+                    transmitter: spy,
+                    policy: DeliveryPolicy(flushInterval: 3600, maxBatchCount: 4, backoff: BackoffPolicy(jitter: 0)),
+                    transformations: transformations
+                )
+            ],
+            storage: InMemoryProcessorStorage(),
+            logger: logger,
+            clock: ManualClock()
+        )
+        await client.start()
+        return client
+    }
+
+    @Test func aRejectedBatchIsLoggedAsOneWarning() async {
+        let spy = SpyEventTransmitter()
+        spy.script([.rejected(RejectionReason("bad request", statusCode: 400))])
+        let logger = RecordingLogger()
+        let client = await client(spy, logger: logger)
+        send(3, to: client)
+        #expect(await client.flush() == .complete)
+        #expect(logger.warnings == ["destination 'd' rejected 3 event(s): HTTP 400: bad request"])
+    }
+
+    @Test func transformationsRunOncePerEventAcrossThreeRetryRoundsOfOneBatch() async {
+        let calls = Locked(0)
+        let spy = SpyEventTransmitter()
+        spy.script([.retry(after: nil), .retry(after: nil), .delivered])
+        let client = await client(spy, transformations: [CountingTransformation(calls: calls)])
+        send(4, to: client)
+        #expect(await client.flush() == .incomplete(remaining: 4))
+        #expect(await client.flush() == .incomplete(remaining: 4))
+        #expect(await client.flush() == .complete)
+        // 3 rounds of the same batch of 4: 4 calls, not 12; every round sent the transformed events.
+        #expect(calls.current == 4)
+        #expect(spy.batches.map { $0.compactMap(\.number) } == [[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3]])
+        #expect(spy.batches.allSatisfy { $0.allSatisfy { $0.payload["seen"] == .bool(true) } })
+        // A new batch is transformed (once) too.
+        send(2, to: client)
+        #expect(await client.flush() == .complete)
+        #expect(calls.current == 6)
+    }
+
+    @Test func shutdownRetriesAfterTheBackoffUntilDelivered() async {
+        let spy = SpyEventTransmitter()
+        spy.script([.retry(after: 0.05), .retry(after: 0.05), .delivered])
+        let logger = RecordingLogger()
+        let client = await client(spy, logger: logger)
+        send(3, to: client)
+        await client.shutdown()
+        #expect(spy.batches.count == 3)
+        #expect(spy.deliveredEvents.compactMap(\.number) == [0, 1, 2])
+        #expect(await client.deliveryStatus(of: "d")?.queued == 0)
+        #expect(logger.warnings.isEmpty)
+    }
+
+    @Test func shutdownStopsRetryingAtTheDeadlineAndKeepsTheEventsQueued() async {
+        let spy = SpyEventTransmitter()
+        spy.respond { _ in .retry(after: 0.05) }
+        let logger = RecordingLogger()
+        let client = await client(spy, logger: logger, shutdownTimeout: 0.3)
+        send(3, to: client)
+        let started = ContinuousClock.now
+        await client.shutdown()
+        // The receiver never takes them: without the deadline the retry loop would not end.
+        // (A loose bound: the whole suite shares two cores.)
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(spy.batches.count >= 1)
+        #expect(spy.batches.allSatisfy { $0.compactMap(\.number) == [0, 1, 2] })
+        #expect(spy.deliveredEvents.isEmpty)
+        #expect(await client.deliveryStatus(of: "d")?.queued == 3)
+        #expect(logger.warnings == ["shutdown: 3 event(s) stay queued for the next launch"])
+    }
+}
+
+/// Marks each event it sees (`seen`: true) and counts its calls.
+private struct CountingTransformation: EventTransformation {
+    let calls: Locked<Int>
+    var id: String { "counting" }
+    var scope: TransformationScope { .allDestinations }
+
+    func transform(_ event: consuming Event, destination: String?) async -> Event? {
+        calls.withLock { $0 += 1 }
+        var event = event
+        event.setPayloadValue(.bool(true), forKey: "seen")
+        return event
+    }
 }

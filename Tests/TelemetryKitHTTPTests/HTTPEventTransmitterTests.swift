@@ -158,13 +158,13 @@ import Foundation
     }
 
     @Test(arguments: [400, 401, 403, 404, 422, 501, 505])
-    func permanentErrorsRejectWithTheServersReasonAndAWarning(code: Int) async throws {
+    func permanentErrorsRejectWithTheServersReasonAndNoWarning(code: Int) async throws {
         let connection = StubHTTPConnection([.status(code, body: "refused: reason \(code)")])
         let logger = RecordingLogger()
         let outcome = try await transmitter(over: connection, logger: logger).transmit(batch)
         #expect(outcome == .rejected(RejectionReason("refused: reason \(code)", statusCode: code)))
-        #expect(logger.warnings.count == 1)
-        #expect(logger.warnings.first?.contains("The server rejected 2 events: ") == true)
+        // The dispatcher logs the rejection (once, with this reason); the transmitter does not.
+        #expect(logger.warnings.isEmpty)
     }
 
     @Test(arguments: [(401, "Unauthorized"), (404, "Not Found"), (422, "Unprocessable Content")])
@@ -274,7 +274,33 @@ import Foundation
         #expect(logger.warnings.isEmpty)
     }
 
-    // MARK: Batch splitting, through a client
+    // MARK: Through a client
+
+    @Test func aRejectedBatchIsLoggedOnceWithTheServersReason() async throws {
+        let connection = StubHTTPConnection([.status(400, body: "refused: bad schema")])
+        let logger = RecordingLogger()
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP-ID"),
+            destinations: [
+                Destination(
+                    id: "http",
+                    transmitter: try transmitter(over: connection, logger: logger),
+                    cache: InMemoryEventCache(),
+                    policy: DeliveryPolicy(flushInterval: 3600, backoff: BackoffPolicy(jitter: 0))
+                )
+            ],
+            storage: InMemoryProcessorStorage(),
+            logger: logger,
+            clock: ManualClock()
+        )
+        await client.start()
+        for number in 0..<2 { client.event("Numbered", parameters: ["n": number]) }
+        #expect(await client.flush() == .complete)
+        #expect(connection.requests.count == 1)
+        #expect(logger.warnings == ["destination 'http' rejected 2 event(s): HTTP 400: refused: bad schema"])
+        #expect(await client.stats.destinations["http"]?.rejected == 2)
+        await client.shutdown()
+    }
 
     @Test func theDispatcherHalvesABatchAnswered413UntilEveryEventIsDelivered() async throws {
         // The receiver takes at most two events per request.

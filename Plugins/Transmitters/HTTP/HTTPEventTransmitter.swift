@@ -46,7 +46,7 @@ public struct HTTPEventTransmitter: EventTransmitting {
     /// - Parameters:
     ///   - configuration: base URL, namespace, timeout, compression and status overrides.
     ///   - connection: the network layer; default ``URLSessionHTTPConnection``.
-    ///   - logger: receives network failures (info) and rejections (warning).
+    ///   - logger: receives network failures (info); rejections are logged by the dispatcher.
     ///   - clock: the current time for `Retry-After` dates.
     /// - Throws: ``HTTPEndpointError`` for a malformed base URL, an unsupported scheme,
     ///   plain `http://` to a non-loopback host without opt-in, or a blank namespace.
@@ -87,11 +87,9 @@ public struct HTTPEventTransmitter: EventTransmitting {
             logger.log(.info, "Sending \(batch.count) events to \(endpoint.absoluteString) failed: \(error)")
             return .retry(after: nil)
         }
-        let outcome = outcome(for: response)
-        if case .rejected(let reason) = outcome {
-            logger.log(.warning, "The server rejected \(batch.count) events: \(reason)")
-        }
-        return outcome
+        // A rejection is not logged here: the dispatcher logs it once, with the destination,
+        // the count and this reason (status code and the server's message).
+        return outcome(for: response)
     }
 
     /// The request that carries `batch`: headers, JSON body, gzip when configured.

@@ -74,7 +74,8 @@ public struct OTLPEventTransmitter: EventTransmitting {
     ///   - configuration: endpoint, resource, encoding, compression, timeout, headers.
     ///   - connection: the network layer; default `URLSessionHTTPConnection` (or
     ///     `AsyncHTTPClientConnection` from `TelemetryKitAsyncHTTPClient` for pooled connections).
-    ///   - logger: receives network failures (info), rejections and partial successes (warning).
+    ///   - logger: receives network failures (info) and partial successes (warning); rejections are
+    ///     logged by the dispatcher.
     ///   - clock: the current time for `Retry-After` dates.
     /// - Throws: ``OTLPConfigurationError`` for an endpoint that is not http(s) with a host,
     ///   or a blank service name.
@@ -122,9 +123,8 @@ public struct OTLPEventTransmitter: EventTransmitting {
         switch outcome {
         case .delivered:
             recordPartialSuccess(in: response, batchCount: batch.count)
-        case .rejected(let reason):
-            logger.log(.warning, "The OTLP receiver rejected \(batch.count) events: \(reason)")
-        case .payloadTooLarge, .retry:
+        case .rejected, .payloadTooLarge, .retry:
+            // A rejection is logged once, by the dispatcher, with this outcome's reason.
             break
         }
         return outcome
