@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Foundation
 import Synchronization
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitJSONLinesCache
 import TelemetryKitSQLiteCache
 

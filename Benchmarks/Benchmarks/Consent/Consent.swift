@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitConsent
 import TelemetryKitInMemoryStorage
 import TelemetryKitPresets

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TelemetryKit
+import TelemetryKitClient
 import TelemetryKitInMemoryStorage
 import TelemetryKitSessionTracking
 
