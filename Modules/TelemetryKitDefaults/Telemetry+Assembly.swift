@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -151,6 +153,15 @@ extension Telemetry {
         }
     }
 
+    /// Builds the client `initialize` starts.
+    ///
+    /// Why the default queue opens on another thread: opening the SQLite file (creating it on
+    /// an app's first launch) is the largest single cost of `initialize` in a new process,
+    /// about as long as building the storage and the processors together. It runs on a
+    /// dispatch thread while those are built here, so a launch pays for the longer of the two
+    /// rather than both (see the README's durable-queue benchmarks). Errors keep their order:
+    /// an invalid endpoint first, then an unusable data directory from the cache, then from
+    /// the storage.
     static func makeClient(
         configuration: Config,
         processors: [any EventProcessor]?,
@@ -161,21 +172,37 @@ extension Telemetry {
         destinations: [Destination],
         transformations: [any EventTransformation],
         clock: any TelemetryClock
-    ) throws(TelemetryError) -> TelemetryClient {
+    ) async throws(TelemetryError) -> TelemetryClient {
         // Each default is built only when no override is given.
-        let transmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
-            try defaultTransmitter(for: configuration, logger: logger, clock: clock)
+        var openingCache: OpeningOffThread<any EventCaching>?
+        if cache == nil {
+            openingCache = OpeningOffThread { () throws(TelemetryError) in
+                try defaultCache(for: configuration, logger: logger, clock: clock)
+            }
         }
-        let cache = try overrideOrDefault(cache) { () throws(TelemetryError) in
-            try defaultCache(for: configuration, logger: logger, clock: clock)
+        let madeTransmitter: any EventTransmitting
+        do {
+            madeTransmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
+                try defaultTransmitter(for: configuration, logger: logger, clock: clock)
+            }
+        } catch {
+            _ = await openingCache?.result  // nothing of it outlives the failed call
+            throw error
         }
-        let storage = try overrideOrDefault(storage) { () throws(TelemetryError) in
-            try defaultStorage(for: configuration, logger: logger)
+        let madeStorage = Result { () throws(TelemetryError) in
+            try overrideOrDefault(storage) { () throws(TelemetryError) in
+                try defaultStorage(for: configuration, logger: logger)
+            }
+        }
+        let processors = processors ?? defaultProcessors(for: configuration)
+        let madeCache = try await overrideOrDefault(cache) { () async throws(TelemetryError) in
+            // Non-nil: made above exactly when no cache was given.
+            try await openingCache!.result.get()
         }
         let mainDestination = Destination(
             id: defaultDestinationID,
-            transmitter: transmitter,
-            cache: cache,
+            transmitter: madeTransmitter,
+            cache: madeCache,
             policy: configuration.deliveryPolicy
         )
         return TelemetryClient(
@@ -184,13 +211,50 @@ extension Telemetry {
                 salt: configuration.salt,
                 shutdownTimeout: configuration.shutdownTimeout
             ),
-            processors: processors ?? defaultProcessors(for: configuration),
+            processors: processors,
             destinations: [mainDestination] + destinations,
             transformations: transformations,
-            storage: storage,
+            storage: try madeStorage.get(),
             logger: logger,
             clock: clock
         )
+    }
+}
+
+/// A value made on a dispatch thread, started at once (blocking file work, kept off the
+/// caller's thread and the cooperative pool), and awaited once, later, through `result`.
+private final class OpeningOffThread<Value: Sendable>: Sendable {
+    private enum State {
+        case running
+        case awaited(CheckedContinuation<Result<Value, TelemetryError>, Never>)
+        case made(Result<Value, TelemetryError>)
+    }
+
+    private let state = Locked(State.running)
+
+    init(_ make: @escaping @Sendable () throws(TelemetryError) -> Value) {
+        DispatchQueue.global(qos: .userInitiated).async { [state] in
+            let result = Result { () throws(TelemetryError) in try make() }
+            let waiter = state.withLock { state -> CheckedContinuation<Result<Value, TelemetryError>, Never>? in
+                defer { state = .made(result) }
+                if case .awaited(let continuation) = state { return continuation }
+                return nil
+            }
+            waiter?.resume(returning: result)
+        }
+    }
+
+    var result: Result<Value, TelemetryError> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let made = state.withLock { state -> Result<Value, TelemetryError>? in
+                    if case .made(let result) = state { return result }
+                    state = .awaited(continuation)
+                    return nil
+                }
+                if let made { continuation.resume(returning: made) }
+            }
+        }
     }
 }
 
@@ -202,4 +266,13 @@ private func overrideOrDefault<Value>(
 ) throws(TelemetryError) -> Value {
     if let override { return override }
     return try makeDefault()
+}
+
+/// The same, for a default that is awaited.
+private func overrideOrDefault<Value>(
+    _ override: Value?,
+    _ makeDefault: () async throws(TelemetryError) -> Value
+) async throws(TelemetryError) -> Value {
+    if let override { return override }
+    return try await makeDefault()
 }

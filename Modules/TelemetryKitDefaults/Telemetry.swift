@@ -108,7 +108,7 @@ public enum Telemetry {
         }
         let client: TelemetryClient
         do {
-            client = try makeClient(
+            client = try await makeClient(
                 configuration: configuration,
                 processors: processors,
                 cache: cache,

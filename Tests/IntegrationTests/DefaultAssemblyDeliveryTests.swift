@@ -32,7 +32,7 @@ import Testing
                 dataDirectory: directory.url
             )
             let logger = RecordingLogger()
-            let client = try Telemetry.makeClient(
+            let client = try await Telemetry.makeClient(
                 configuration: configuration,
                 processors: nil,
                 cache: nil,
@@ -87,6 +87,39 @@ import Testing
             #expect(logger.warnings.isEmpty, "unexpected warnings: \(logger.warnings)")
             await client.shutdown()
         }
+    }
+
+    /// The default queue opens on another thread while the rest is built. A configuration
+    /// that fails still fails with the first error, and the queue it had opened meanwhile is
+    /// closed again: the same data directory then starts a client whose queue works.
+    @Test func aFailedAssemblyLeavesTheDataDirectoryToTheNextOne() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func assemble(_ apiBaseURL: URL) async throws(TelemetryError) -> TelemetryClient {
+            var configuration = Telemetry.Config(appID: "E2E-APP", namespace: "e2e", apiBaseURL: apiBaseURL)
+            configuration.dataDirectory = directory.url
+            configuration.shutdownTimeout = 0.2  // nothing listens at the port: do not wait 5 s
+            return try await Telemetry.makeClient(
+                configuration: configuration,
+                processors: [],
+                cache: nil,
+                transmitter: nil,
+                logger: RecordingLogger(),
+                storage: nil,
+                destinations: [],
+                transformations: [],
+                clock: ManualClock()
+            )
+        }
+        // Plain HTTP to another host is refused (an invalid endpoint), not the directory.
+        let refused = try #require(URL(string: "http://example.com"))
+        let error = await #expect(throws: TelemetryError.self) { _ = try await assemble(refused) }
+        #expect(error?.code == .invalidEndpoint)
+        let client = try await assemble(try #require(URL(string: "http://127.0.0.1:9")))
+        await client.start()
+        #expect(await client.send(EventInput("Screen.shown")) == .cached)
+        #expect(await client.stats.destinations[Telemetry.defaultDestinationID]?.queued == 1)
+        await client.shutdown()
     }
 }
 #endif

@@ -61,14 +61,14 @@ import Testing
         config.dataDirectory = directory.url
 
         let appSpy = SpyEventTransmitter()
-        let app = try Self.client(config, appSpy)
+        let app = try await Self.client(config, appSpy)
         await app.start()
         app.event("App.opened")
         await app.flush()
         await app.shutdown()
 
         let extensionSpy = SpyEventTransmitter()
-        let widget = try Self.client(config, extensionSpy)
+        let widget = try await Self.client(config, extensionSpy)
         await widget.start()
         widget.event("Widget.refreshed")
         await widget.flush()
@@ -86,8 +86,8 @@ import Testing
         #expect(refreshed.payload["TelemetryDeck.Acquisition.isNewInstall"] == nil)
     }
 
-    private static func client(_ config: Telemetry.Config, _ spy: SpyEventTransmitter) throws -> TelemetryClient {
-        try Telemetry.makeClient(
+    private static func client(_ config: Telemetry.Config, _ spy: SpyEventTransmitter) async throws -> TelemetryClient {
+        try await Telemetry.makeClient(
             configuration: config,
             processors: nil,
             cache: InMemoryEventCache(),

@@ -128,6 +128,15 @@ struct SQLiteStorageTests {
         try await cache.append(events)
         try await cache.remove(ids: [events[1].id])
         #expect(cache.connectionSynchronousSetting == level)
+        // The file was created without an fsync (it held nothing yet); opened again, no
+        // longer new, it runs at the setting asked as well, and holds what was appended.
+        let reopened = try SQLiteEventCache(
+            fileURL: directory.file("events.sqlite"),
+            synchronous: synchronous,
+            logger: RecordingLogger()
+        )
+        #expect(reopened.connectionSynchronousSetting == level)
+        #expect(try await reopened.peek(limit: 10) == [events[0], events[2]])
         let defaulted = try SQLiteEventCache(fileURL: directory.file("default.sqlite"), logger: RecordingLogger())
         #expect(defaulted.connectionSynchronousSetting == 1)
     }

@@ -23,21 +23,43 @@ import FoundationNetworking
 /// reuse matters (draining a large backlog over a long round trip), use
 /// `AsyncHTTPClientConnection` from `TelemetryKitAsyncHTTPClient` (trait `AsyncHTTPClient`),
 /// which keeps a pool and sees a server's close as it happens.
+///
+/// ## Made on the first request
+/// The session is created when the first request goes out, not in `init`: the transmitter is
+/// built inside `Telemetry.initialize`, during an app's launch, and a first `URLSession` in a
+/// process costs milliseconds there (on Linux FoundationNetworking starts libcurl and its TLS
+/// library; about 2 ms of a 10 ms `initialize` in a new process, see the README's durable-queue
+/// benchmarks). The first batch is sent seconds later, off the launch path.
 public final class URLSessionHTTPConnection: HTTPConnection {
-    private let session: URLSession
+    private let madeSession = Locked<URLSession?>(nil)
 
-    /// Creates a connection with its own ephemeral `URLSession`.
-    public init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
-    }
+    /// Creates a connection; its own ephemeral `URLSession` is made on the first request.
+    public init() {}
 
     deinit {
-        session.finishTasksAndInvalidate()
+        madeSession.current?.finishTasksAndInvalidate()
+    }
+
+    /// Whether the session exists yet, i.e. whether a request was sent (tests).
+    var hasMadeSession: Bool { madeSession.current != nil }
+
+    /// The session, made on first use.
+    private var session: URLSession {
+        madeSession.withLock { made in
+            if let made { return made }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpCookieAcceptPolicy = .never
+            configuration.httpShouldSetCookies = false
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            let session = URLSession(
+                configuration: configuration,
+                delegate: RedirectRefusingDelegate(),
+                delegateQueue: nil
+            )
+            made = session
+            return session
+        }
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -64,7 +86,7 @@ public final class URLSessionHTTPConnection: HTTPConnection {
         let box = TaskBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
+                let task = self.session.dataTask(with: urlRequest) { data, response, error in
                     if let error {
                         continuation.resume(throwing: error)
                         return
