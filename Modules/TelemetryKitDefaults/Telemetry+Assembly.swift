@@ -28,21 +28,15 @@ extension Telemetry {
         sendSessionStartedEvent: Bool = true,
         defaultParameters: EventParameters = [:]
     ) -> [any EventProcessor] {
-        [
-            PreviewFilterProcessor(),
-            DefaultParametersProcessor(parameters: defaultParameters),
-            DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
-            ValidationProcessor(),
-            TestModeProcessor(override: testMode),
-            UserIdentifierProcessor(defaultUser: defaultUser),
-            SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
-            DeviceProcessor(),
-            AppInfoProcessor(),
-            LocaleProcessor(),
-            CalendarProcessor(),
-            AccessibilityProcessor(),
-            TrialConversionProcessor(),
-        ]
+        defaultProcessors(
+            defaultUser: defaultUser,
+            testMode: testMode,
+            eventPrefix: eventPrefix,
+            parameterPrefix: parameterPrefix,
+            sendSessionStartedEvent: sendSessionStartedEvent,
+            defaultParameters: defaultParameters,
+            appInfo: AppInfoProcessor()
+        )
     }
 
     /// The built-in processors configured from `configuration` (what `initialize` uses when
@@ -54,13 +48,37 @@ extension Telemetry {
             eventPrefix: configuration.eventPrefix,
             parameterPrefix: configuration.parameterPrefix,
             sendSessionStartedEvent: configuration.sendSessionStartedEvent,
-            defaultParameters: configuration.defaultParameters
-        ).map { processor in
+            defaultParameters: configuration.defaultParameters,
             // App version and build come from the configuration where no bundle exists.
-            processor is AppInfoProcessor
-                ? AppInfoProcessor(appVersion: configuration.appVersion, buildNumber: configuration.buildNumber)
-                : processor
-        }
+            appInfo: AppInfoProcessor(appVersion: configuration.appVersion, buildNumber: configuration.buildNumber)
+        )
+    }
+
+    /// The one list of the built-in processors, in order.
+    private static func defaultProcessors(
+        defaultUser: String?,
+        testMode: Bool?,
+        eventPrefix: String?,
+        parameterPrefix: String?,
+        sendSessionStartedEvent: Bool,
+        defaultParameters: EventParameters,
+        appInfo: AppInfoProcessor
+    ) -> [any EventProcessor] {
+        [
+            PreviewFilterProcessor(),
+            DefaultParametersProcessor(parameters: defaultParameters),
+            DefaultPrefixProcessor(eventPrefix: eventPrefix, parameterPrefix: parameterPrefix),
+            ValidationProcessor(),
+            TestModeProcessor(override: testMode),
+            UserIdentifierProcessor(defaultUser: defaultUser),
+            SessionTrackingProcessor(sendSessionStartedEvent: sendSessionStartedEvent),
+            DeviceProcessor(),
+            appInfo,
+            LocaleProcessor(),
+            CalendarProcessor(),
+            AccessibilityProcessor(),
+            TrialConversionProcessor(),
+        ]
     }
 
     /// The directory the configuration names for the cache and the storage: `dataDirectory`,
