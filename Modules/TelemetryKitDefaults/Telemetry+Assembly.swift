@@ -213,9 +213,12 @@ extension Telemetry {
             }
         }
         let processors = processors ?? defaultProcessors(for: configuration)
-        let madeCache = try await overrideOrDefault(cache) { () async throws(TelemetryError) in
+        let madeCache: any EventCaching
+        if let cache {
+            madeCache = cache
+        } else {
             // Non-nil: made above exactly when no cache was given.
-            try await openingCache!.result.get()
+            madeCache = try await openingCache!.result.get()
         }
         let mainDestination = Destination(
             id: defaultDestinationID,
@@ -284,13 +287,4 @@ private func overrideOrDefault<Value>(
 ) throws(TelemetryError) -> Value {
     if let override { return override }
     return try makeDefault()
-}
-
-/// The same, for a default that is awaited.
-private func overrideOrDefault<Value>(
-    _ override: Value?,
-    _ makeDefault: () async throws(TelemetryError) -> Value
-) async throws(TelemetryError) -> Value {
-    if let override { return override }
-    return try await makeDefault()
 }

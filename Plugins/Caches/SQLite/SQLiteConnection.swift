@@ -183,18 +183,14 @@ final class SQLiteConnection {
             // an SSD, more on a phone. A power cut in between leaves an empty file, or one that
             // the opening check finds damaged and replaces: either way no event was in it.
             let creating = try queryInt("PRAGMA page_count") == 0
-            if creating {
-                try execute("PRAGMA synchronous = OFF")
-            }
+            let asked = Self.synchronousPragma(fullSync: fullSync)
+            try execute(creating ? "PRAGMA synchronous = OFF" : asked)
             let mode = try queryText("PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteFailure(
                     code: SQLITE_CANTOPEN,
                     message: "WAL journal mode unavailable (got \(mode ?? "nothing"))"
                 )
-            }
-            if !creating {
-                try execute(Self.synchronousPragma(fullSync: fullSync))
             }
             // Debian and others build SQLite with secure delete on, which overwrites every
             // deleted row (sent events) with zeros in extra page writes. FAST still zeroes what
@@ -225,7 +221,7 @@ final class SQLiteConnection {
             }
             try execute(Self.sharingSchema)
             if creating {
-                try execute(Self.synchronousPragma(fullSync: fullSync))
+                try execute(asked)
             }
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
@@ -1003,8 +999,8 @@ final class SQLiteConnection {
         // Not prepared statements: SQLite applies `PRAGMA synchronous = …` when it prepares
         // one (so preparing both left every connection at FULL), not when it runs it.
         guard fullSync else { return try body() }
-        try execute("PRAGMA synchronous = NORMAL")
-        defer { _ = try? execute("PRAGMA synchronous = FULL") }
+        try execute(Self.synchronousPragma(fullSync: false))
+        defer { _ = try? execute(Self.synchronousPragma(fullSync: true)) }
         return try body()
     }
 
