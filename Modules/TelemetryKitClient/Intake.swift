@@ -8,6 +8,10 @@
 /// awaited `send` that finds the intake idle and empty processes its own event inline
 /// (``beginInline()`` / ``endInline()``), saving two thread hand-offs. Whatever arrives
 /// meanwhile waits in `pending` and goes to the consumer afterwards, so call order holds.
+///
+/// The consumer takes at most `takeLimit` items at a time and appends what it took as one
+/// group: this take is the only batching between `send` and a cache (whose group committer
+/// then merges appends that meet on its thread).
 final class Intake: Sendable {
     enum Item: Sendable {
         /// An event, the client state at the time it was sent, and the continuation of an
@@ -45,12 +49,26 @@ final class Intake: Sendable {
         var busy: Bool { owner != .none }
         var counters = Counters()
         var droppedAfterClose = 0
+        let takeLimit: Int
+
+        /// The oldest pending items, at most `takeLimit` of them.
+        mutating func take() -> [Item] {
+            guard pending.count > takeLimit else {
+                defer { pending = [] }
+                return pending
+            }
+            defer { pending.removeFirst(takeLimit) }
+            return Array(pending.prefix(takeLimit))
+        }
     }
 
     private let state: Locked<State>
 
-    init(preStartLimit: Int) {
-        state = Locked(State(preStart: BoundedBuffer(capacity: preStartLimit)))
+    /// - Parameters:
+    ///   - preStartLimit: How many items the pre-start buffer keeps (the oldest are dropped).
+    ///   - takeLimit: How many items the consumer takes at a time, at least 1.
+    init(preStartLimit: Int, takeLimit: Int) {
+        state = Locked(State(preStart: BoundedBuffer(capacity: preStartLimit), takeLimit: max(1, takeLimit)))
     }
 
     func enqueue(_ item: Item, logger: any Logging) {
@@ -67,10 +85,8 @@ final class Intake: Sendable {
             } else if !state.busy, let waiter = state.waiter {
                 state.waiter = nil
                 state.owner = .consumer
-                var items = state.pending
-                items.append(item)
-                state.pending = []
-                toResume = (waiter, items)
+                state.pending.append(item)
+                toResume = (waiter, state.take())
             } else {
                 state.pending.append(item)
             }
@@ -97,8 +113,7 @@ final class Intake: Sendable {
             if !state.busy, let waiter = state.waiter, !state.pending.isEmpty {
                 state.waiter = nil
                 state.owner = .consumer
-                toResume = (waiter, state.pending)
-                state.pending = []
+                toResume = (waiter, state.take())
             }
             return state.preStart.droppedCount
         }
@@ -127,10 +142,8 @@ final class Intake: Sendable {
             let immediate = state.withLock { state -> [Item]?? in
                 if state.owner == .consumer { state.owner = .none }
                 if state.started && !state.busy && !state.pending.isEmpty {
-                    let items = state.pending
-                    state.pending = []
                     state.owner = .consumer
-                    return .some(items)
+                    return .some(state.take())
                 }
                 if state.closed && state.pending.isEmpty { return .some(nil) }
                 state.waiter = continuation
@@ -148,8 +161,7 @@ final class Intake: Sendable {
     func nextKeepingTurn() -> [Item]? {
         state.withLock { state in
             guard state.owner == .consumer, !state.pending.isEmpty else { return nil }
-            defer { state.pending = [] }
-            return state.pending
+            return state.take()
         }
     }
 
@@ -173,8 +185,7 @@ final class Intake: Sendable {
             if !state.pending.isEmpty {
                 state.waiter = nil
                 state.owner = .consumer
-                toResume = (waiter, state.pending)
-                state.pending = []
+                toResume = (waiter, state.take())
             } else if state.closed {
                 state.waiter = nil
                 toResume = (waiter, nil)

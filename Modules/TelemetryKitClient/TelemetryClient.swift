@@ -67,10 +67,6 @@ public final class TelemetryClient: Sendable {
     private let afterProcessors: [any EventTransformation]
     let dispatchers: [Dispatcher]  // internal for TelemetryClient+OptOut.swift
     private let intake: Intake
-    /// Appends in groups of at most this many events: 512 (group commit for durable caches),
-    /// or less when a destination's overflow bound is smaller, so that a group held in memory
-    /// never pushes out its own events and `send` can report them held.
-    private let appendGroupSize: Int
     /// The processors that read the sender's context when an event is sent (see `currentSeed`).
     private let callSiteCapturers: [any CallSiteCapturing]
     private let runtime = Locked(RuntimeState())
@@ -131,8 +127,13 @@ public final class TelemetryClient: Sendable {
                 observer: observer
             )
         }
-        self.intake = Intake(preStartLimit: configuration.preStartBufferLimit)
-        self.appendGroupSize = unique.reduce(512) { min($0, max(1, $1.policy.overflowLimit)) }
+        // A take is appended as one group: at most 512 events (enough for a durable cache's
+        // group commit), or fewer when a destination's overflow bound is smaller, so that a
+        // group held in memory never pushes out its own events and `send` can report them held.
+        self.intake = Intake(
+            preStartLimit: configuration.preStartBufferLimit,
+            takeLimit: unique.reduce(512) { min($0, $1.policy.overflowLimit) }
+        )
         self.callSiteCapturers = processors.compactMap { $0 as? any CallSiteCapturing }
     }
 
@@ -429,8 +430,9 @@ public final class TelemetryClient: Sendable {
     /// (filtered, failed); nil means the group's append decides it.
     private typealias Waiting = (continuation: CheckedContinuation<SendOutcome, Never>, outcome: SendOutcome?)
 
-    /// Runs `items` through the pipeline and appends them in groups; returns the append of
-    /// the last group, which may still be committing.
+    /// Runs `items`, one take of the intake, through the pipeline and appends them as one
+    /// group (a barrier among them ends a group early); returns the append of the last group,
+    /// which may still be committing.
     ///
     /// Why the last append is not awaited here: a durable cache commits on a thread of its
     /// own, and waiting for it before processing the next items left one of the two cores
@@ -443,7 +445,7 @@ public final class TelemetryClient: Sendable {
         var inFlight = previous
         var events: [Event] = []
         var waiting: [Waiting] = []
-        events.reserveCapacity(min(items.count, appendGroupSize))
+        events.reserveCapacity(items.count)
         var counters = Intake.Counters()
         // Opt-out: events that were queued when analytics were disabled are not processed.
         let droppingAll = features.analyticsDisabled
@@ -460,9 +462,6 @@ public final class TelemetryClient: Sendable {
                 case .dropped(let reason): outcome = reason
                 }
                 if let continuation { waiting.append((continuation, outcome)) }
-                if events.count >= appendGroupSize {
-                    inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
-                }
             case .barrier(let continuation):
                 inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
                 await inFlight?.value

@@ -29,7 +29,7 @@ public final class FaultInjectingEventCache: EventCaching {
     private struct State {
         var fault = Fault.none
         var failedAppends = 0
-        var appendAttempts = 0
+        var attemptedAppendSizes: [Int] = []
     }
 
     /// The cache that stores what is appended while no fault is set.
@@ -60,11 +60,15 @@ public final class FaultInjectingEventCache: EventCaching {
     public var failedAppends: Int { state.withLock { $0.failedAppends } }
 
     /// How many appends were attempted so far (failed or not).
-    public var appendAttempts: Int { state.withLock { $0.appendAttempts } }
+    public var appendAttempts: Int { state.withLock { $0.attemptedAppendSizes.count } }
+
+    /// How many events each append attempted so far carried, in order (failed or not): shows
+    /// how the client groups its appends.
+    public var attemptedAppendSizes: [Int] { state.withLock { $0.attemptedAppendSizes } }
 
     public func append(_ events: [Event]) async throws {
         let fails = state.withLock { state -> Bool in
-            state.appendAttempts += 1
+            state.attemptedAppendSizes.append(events.count)
             switch state.fault {
             case .none:
                 return false

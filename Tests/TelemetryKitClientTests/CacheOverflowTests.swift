@@ -222,6 +222,30 @@ struct CacheOverflowTests {
         #expect(rig.spy.deliveredEvents.compactMap(\.number) == (0..<1200).map(Int64.init))
     }
 
+    @Test func aBurstReachesTheCacheInTakesOfAtMost512EventsOrTheOverflowBound() async throws {
+        // 1,300 events buffered before start arrive at once; the intake hands them out in
+        // takes of 512 (a durable cache's group commit), each appended whole.
+        let rig = await FaultyCacheRig.make(preStartBufferLimit: 2000, start: false)
+        for n in 0..<1300 {
+            rig.client.event("Numbered", parameters: ["n": n])
+        }
+        await rig.client.start()
+        await rig.client.waitUntilProcessed()
+        #expect(rig.cache.attemptedAppendSizes == [512, 512, 276])
+
+        // A smaller overflow bound makes smaller takes: a group held in memory never pushes
+        // out its own events.
+        let bounded = await FaultyCacheRig.make(overflowLimit: 100, preStartBufferLimit: 2000, start: false)
+        for n in 0..<250 {
+            bounded.client.event("Numbered", parameters: ["n": n])
+        }
+        await bounded.client.start()
+        await bounded.client.waitUntilProcessed()
+        #expect(bounded.cache.attemptedAppendSizes == [100, 100, 50])
+        #expect(await bounded.client.flush() == .complete)
+        #expect(bounded.spy.deliveredEvents.compactMap(\.number) == (0..<250).map(Int64.init))
+    }
+
     @Test func aWorkingCacheIsAppendedOnceForEachSend() async {
         // The overflow adds no cache call while it is empty.
         let rig = await FaultyCacheRig.make()
