@@ -39,7 +39,6 @@ enum EventID {
         let seconds = date.timeIntervalSince1970
         let milliseconds: UInt64 =
             seconds.isFinite && seconds > 0 ? UInt64(min((seconds * 1000).rounded(), Double(0xFFFF_FFFF_FFFF))) : 0
-        let time = { (shift: UInt64) in UInt8(truncatingIfNeeded: milliseconds >> shift) }
         let uuid = pool.withLock { pool -> uuid_t in
             if pool.offset + 10 > pool.bytes.count {
                 pool.bytes.withUnsafeMutableBytes { EventID.fillRandom($0) }
@@ -48,8 +47,13 @@ enum EventID {
             let o = pool.offset
             pool.offset += 10
             let b = pool.bytes
+            // Byte by byte, not through a helper closure: a closure that captures
+            // `milliseconds` inside this one costs an allocation per id.
+            let m = milliseconds
             return (
-                time(40), time(32), time(24), time(16), time(8), time(0), (b[o] & 0x0f) | 0x70, b[o + 1],
+                UInt8(truncatingIfNeeded: m >> 40), UInt8(truncatingIfNeeded: m >> 32),
+                UInt8(truncatingIfNeeded: m >> 24), UInt8(truncatingIfNeeded: m >> 16),
+                UInt8(truncatingIfNeeded: m >> 8), UInt8(truncatingIfNeeded: m), (b[o] & 0x0f) | 0x70, b[o + 1],
                 (b[o + 2] & 0x3f) | 0x80, b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], b[o + 8], b[o + 9]
             )
         }
