@@ -203,7 +203,7 @@ let composition: [Library] = [
     )
     .with { $0.tests = ["TopLevelAwaitCheck", collector] },
     Library("Collector", "Modules/TelemetryKitCollector", [support, "CZlib", "TelemetryKitTrackingPlan"] + nioServer)
-        .with { $0.tests = [http] },
+        .with { $0.tests = [http, support] },
 ]
 
 let libraries = modules + processors + storagesCachesAndTransmitters + extensions + composition

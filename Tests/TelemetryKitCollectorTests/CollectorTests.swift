@@ -3,6 +3,7 @@ import Testing
 import TelemetryKit
 import TelemetryKitCollector
 import TelemetryKitHTTP
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
