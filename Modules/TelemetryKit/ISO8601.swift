@@ -45,13 +45,7 @@ package enum ISO8601 {
         // Four-digit years only: a later date would be written with its year cut to four digits.
         guard canWrite(date) else { return "1970-01-01T00:00:00.000Z" }
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let millisTotal = Int64(totalMilliseconds)
-        var days = millisTotal / 86_400_000
-        var millisOfDay = millisTotal % 86_400_000
-        if millisOfDay < 0 {
-            millisOfDay += 86_400_000
-            days -= 1
-        }
+        let (days, millisOfDay) = daysAndRest(Int64(totalMilliseconds), perDay: 86_400_000)
         let (year, month, day) = civilFromDays(days)
         let hour = Int(millisOfDay / 3_600_000)
         let minute = Int((millisOfDay / 60_000) % 60)
@@ -116,6 +110,13 @@ package enum ISO8601 {
         // A leap second on 9999-12-31 falls in year 10000, which `string(from:)` cannot write.
         guard writableMilliseconds.contains(totalMilliseconds) else { return nil }
         return Date(timeIntervalSince1970: Double(totalMilliseconds) / 1000)
+    }
+
+    /// `value` (in units of which a day has `perDay`) as whole days since 1970 and the units
+    /// into the last day, rounded toward the past so that a time before 1970 stays on its day.
+    package static func daysAndRest(_ value: Int64, perDay: Int64) -> (days: Int64, rest: Int64) {
+        let (days, rest) = value.quotientAndRemainder(dividingBy: perDay)
+        return rest < 0 ? (days - 1, rest + perDay) : (days, rest)
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).

@@ -22,12 +22,7 @@ extension ISO8601 {
         // 0000-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z
         let seconds: Int64 =
             interval.isFinite && interval >= -62_167_219_200 && interval < 253_402_300_800 ? Int64(interval) : 0
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
+        let (days, secondOfDay) = daysAndRest(seconds, perDay: 86_400)
         let (year, month, day) = civilFromDays(days)
         let time = Int(secondOfDay)
         appendDigits(year, count: 4, to: &buffer)
