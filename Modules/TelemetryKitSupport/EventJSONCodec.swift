@@ -114,22 +114,24 @@ package enum EventJSONCodec {
     }
 
     /// The payload's entries in two parts, each without braces, for a cache that stores the
-    /// shared layer (the processors' metadata) once for all the events that share it:
-    /// `shared` is the shared layer's encoding, the same array for every event with the same
-    /// layer (compare it first by identity), and `upper` the entries above it. When the
-    /// payload has no shared layer, or an upper entry shadows or removes a shared one,
-    /// `shared` is nil and `upper` holds every entry.
-    package static func payloadLayers(of event: Event) -> (shared: [UInt8]?, upper: [UInt8]) {
-        var upper: [UInt8] = []
+    /// shared layer (the processors' metadata) once for all the events that share it: returns
+    /// the shared layer's encoding, the same array for every event with the same layer
+    /// (compare it first by identity), and appends the entries above it to `upper` (the
+    /// caller's row buffer, so a row costs one allocation). When the payload has no shared
+    /// layer, or an upper entry shadows or removes a shared one, it returns nil and appends
+    /// every entry.
+    package static func appendPayloadLayers(of event: Event, upperTo upper: inout [UInt8]) -> [UInt8]? {
         var first = true
         if let fragment = sharedFragments.fragment(for: event) {
-            upper.reserveCapacity((event.ownPayload.count + event.payloadEdits.count) * 32)
+            upper.reserveCapacity(upper.count + (event.ownPayload.count + event.payloadEdits.count) * 32)
             event.forEachUpperPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
-            return (fragment, upper)
+            return fragment
         }
-        upper.reserveCapacity((event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48)
+        upper.reserveCapacity(
+            upper.count + (event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48
+        )
         event.forEachPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
-        return (nil, upper)
+        return nil
     }
 
     /// Writes `"key":value`, preceded by a comma unless it is the first entry.

@@ -209,4 +209,36 @@ struct SQLiteStorageTests {
         #expect(read[3].payloadCount == 52)
         #expect(read[4].isTestData && read[4].sessionID == nil && read[4].floatValue == 2.5)
     }
+
+    /// One append of 75 events is two multi-row inserts of 32 and 11 single ones: order, ids,
+    /// contexts that change inside a chunk (three sessions, a shadowed key, test data) and
+    /// per-event values all come back as appended, also after reopening.
+    @Test func aLargeAppendIsStoredInChunksAndComesBackAsAppended() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        var events = (0..<75).map { Self.event($0, session: 1 + $0 % 3) }
+        events[10].setPayloadValue(.string("own value"), forKey: "TelemetryDeck.Metadata.key1")
+        events[40].isTestData = true
+        events[40].floatValue = 1.25
+        events[70].setPayloadValue(nil, forKey: "TelemetryDeck.Metadata.key2")
+        do {
+            let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+            try await cache.append(events)
+            #expect(await cache.count() == 75)
+            #expect(try await cache.peek(limit: 100) == events)
+            // Three sessions, test data in session 2, and session 2 without a shared layer
+            // (events 10 and 70 shadow or remove a shared key, so they store every entry).
+            #expect(try queryInt(at: url, "SELECT COUNT(*) FROM contexts") == 5)
+        }
+        let reopened = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        let read = try await reopened.peek(limit: 100)
+        #expect(read.map(\.id) == events.map(\.id))
+        #expect(read == events)
+        #expect(read[10].payloadValue(forKey: "TelemetryDeck.Metadata.key1") == .string("own value"))
+        #expect(read[40].isTestData && read[40].floatValue == 1.25)
+        #expect(read[70].payloadValue(forKey: "TelemetryDeck.Metadata.key2") == nil)
+        try await reopened.remove(ids: events.prefix(40).map(\.id))
+        #expect(try await reopened.peek(limit: 100) == Array(events.dropFirst(40)))
+    }
 }

@@ -55,6 +55,11 @@ final class SQLiteConnection {
     private var commit: OpaquePointer?
     private var rollback: OpaquePointer?
     private var insert: OpaquePointer?
+    /// Inserts ``insertChunkSize`` rows in one step (see ``insertRows(_:)``).
+    private var insertChunk: OpaquePointer?
+    /// The ids and row bytes of one chunk, side by side: bound without a copy, so they must
+    /// stay in place until the chunk's step (kept between appends for its capacity).
+    private var chunkBytes: [UInt8] = []
     private var deleteByID: OpaquePointer?
     private var deleteBySequence: OpaquePointer?
     private var selectOldest: OpaquePointer?
@@ -227,6 +232,13 @@ final class SQLiteConnection {
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
             insert = try prepare("INSERT INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
+            insertChunk = try prepare(
+                "INSERT INTO events (id, received_at, context, json) VALUES "
+                    + (0..<Self.insertChunkSize).map { row in
+                        let first = row * 4 + 1
+                        return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3))"
+                    }.joined(separator: ", ")
+            )
             deleteByID = try prepare("DELETE FROM events WHERE id = ?1 RETURNING length(json)")
             deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1 RETURNING length(json)")
             selectOldest = try prepare(
@@ -289,6 +301,7 @@ final class SQLiteConnection {
         commit = nil
         rollback = nil
         insert = nil
+        insertChunk = nil
         deleteByID = nil
         deleteBySequence = nil
         selectOldest = nil
@@ -569,18 +582,62 @@ final class SQLiteConnection {
         return deleted
     }
 
-    /// Inserts rows (and their contexts not stored yet) in the open transaction.
+    /// Rows per multi-row insert. One step of a statement keeps its registers, so SQLite builds
+    /// the chunk's records without allocating for each row, and steps, resets and the
+    /// sequence's update are paid once per chunk: a take of 512 fire-and-forget events is 16
+    /// steps instead of 512.
+    static let insertChunkSize = 32
+
+    /// Inserts rows (and their contexts not stored yet) in the open transaction, in order:
+    /// whole chunks with one step each, the rest one by one.
     private func insertRows(_ rows: [SQLiteRow]) throws(SQLiteFailure) {
-        guard let insert else { throw closedFailure }
+        guard let insert, let insertChunk else { throw closedFailure }
         var lastContext: (json: [UInt8], id: Int64)?
-        for row in rows {
-            let contextID: Int64
-            if let lastContext, lastContext.json == row.context.json {
-                contextID = lastContext.id
-            } else {
-                contextID = try storedContextID(row.context)
-                lastContext = (row.context.json, contextID)
+        func contextID(of row: SQLiteRow) throws(SQLiteFailure) -> Int64 {
+            if let lastContext, lastContext.json == row.context.json { return lastContext.id }
+            let id = try storedContextID(row.context)
+            lastContext = (row.context.json, id)
+            return id
+        }
+        var next = rows.startIndex
+        var contextIDs: [Int64] = []
+        while rows.endIndex - next >= Self.insertChunkSize {
+            let chunk = rows[next..<next + Self.insertChunkSize]
+            next += Self.insertChunkSize
+            contextIDs.removeAll(keepingCapacity: true)
+            chunkBytes.removeAll(keepingCapacity: true)
+            for row in chunk {
+                contextIDs.append(try contextID(of: row))
+                withUnsafeBytes(of: row.id.uuid) { chunkBytes.append(contentsOf: $0) }
+                chunkBytes.append(contentsOf: row.json)
             }
+            // Bound without a copy (SQLITE_STATIC, a null destructor): `chunkBytes` is not
+            // touched until the step below has written the rows.
+            let result = chunkBytes.withUnsafeBytes { bytes -> Int32 in
+                guard let base = bytes.baseAddress else { return SQLITE_MISUSE }
+                var offset = 0
+                for (index, row) in chunk.enumerated() {
+                    let first = Int32(index * 4 + 1)
+                    let idLength = MemoryLayout.size(ofValue: row.id.uuid)
+                    let boundID = sqlite3_bind_blob(insertChunk, first, base + offset, Int32(idLength), nil)
+                    offset += idLength
+                    let boundJSON = sqlite3_bind_blob(insertChunk, first + 3, base + offset, Int32(row.json.count), nil)
+                    offset += row.json.count
+                    sqlite3_bind_int64(insertChunk, first + 1, row.receivedAtMilliseconds)
+                    sqlite3_bind_int64(insertChunk, first + 2, contextIDs[index])
+                    guard boundID == SQLITE_OK else { return boundID }
+                    guard boundJSON == SQLITE_OK else { return boundJSON }
+                }
+                let stepped = sqlite3_step(insertChunk)
+                sqlite3_reset(insertChunk)
+                // Unbound before the bytes change: a later failure message must not read them.
+                sqlite3_clear_bindings(insertChunk)
+                return stepped == SQLITE_DONE ? SQLITE_OK : stepped
+            }
+            try check(result)
+        }
+        for row in rows[next...] {
+            let contextID = try contextID(of: row)
             sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
             sqlite3_bind_int64(insert, 3, contextID)
             // The id and the row's bytes are bound without a copy (SQLITE_STATIC, a null

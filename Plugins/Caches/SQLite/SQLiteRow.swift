@@ -183,13 +183,12 @@ final class SQLiteRowEncoder: Sendable {
     private let last = Locked<LastContext?>(nil)
 
     func row(for event: Event) -> SQLiteRow {
-        let (shared, upper) = EventJSONCodec.payloadLayers(of: event)
         var json: [UInt8] = []
-        json.reserveCapacity(upper.count + event.type.utf8.count + 32)
+        json.reserveCapacity(event.type.utf8.count + 32 + (event.ownPayload.count + event.payloadEdits.count) * 32)
         json.append(UInt8(ascii: "["))
         EventJSONCodec.appendString(event.type, to: &json)
         json.append(contentsOf: ",{".utf8)
-        json.append(contentsOf: upper)
+        let shared = EventJSONCodec.appendPayloadLayers(of: event, upperTo: &json)
         json.append(UInt8(ascii: "}"))
         if let floatValue = event.floatValue, floatValue.isFinite {
             json.append(UInt8(ascii: ","))
