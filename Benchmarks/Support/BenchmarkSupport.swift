@@ -36,12 +36,26 @@ extension Benchmark.Configuration {
     }
 }
 
-/// A SQLiteEventCache (the default durable cache) keeping up to `limit` events, in a new
-/// temporary directory that the caller removes when done (a long-lived client's stays until
-/// the machine's temporary files are cleaned).
-public func temporarySQLiteCache(limit: Int = 1_000_000) throws -> (cache: SQLiteEventCache, directory: URL) {
+/// The folder every benchmark's files go in, one per process, removed when the process ends:
+/// long-lived clients keep their caches open until then, so a suite cannot remove them itself
+/// (a folder per run was left behind before, up to 19 MB each).
+public let benchmarkScratchDirectory: URL = {
     let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
+        .appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: benchmarkScratchDirectory) }
+    return directory
+}()
+
+/// A new directory path inside ``benchmarkScratchDirectory`` (not created).
+public func temporaryBenchmarkDirectory() -> URL {
+    benchmarkScratchDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true)
+}
+
+/// A SQLiteEventCache (the default durable cache) keeping up to `limit` events, in a new
+/// directory inside ``benchmarkScratchDirectory`` (the caller may remove it sooner).
+public func temporarySQLiteCache(limit: Int = 1_000_000) throws -> (cache: SQLiteEventCache, directory: URL) {
+    let directory = temporaryBenchmarkDirectory()
     let cache = try SQLiteEventCache(
         fileURL: directory.appendingPathComponent("events.sqlite"),
         limit: limit,

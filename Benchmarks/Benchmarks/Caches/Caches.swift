@@ -91,9 +91,7 @@ func finalizedDefaultsEvent(_ number: Int) -> Event {
 }
 
 func temporaryCacheURL(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory
-        .appendingPathComponent("TelemetryKitBenchmarks-\(UUID().uuidString)", isDirectory: true)
-        .appendingPathComponent(name)
+    temporaryBenchmarkDirectory().appendingPathComponent(name)
 }
 
 /// Copies of `events` with fresh ids.

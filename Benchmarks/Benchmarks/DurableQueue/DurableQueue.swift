@@ -11,11 +11,6 @@ import TelemetryKitTesting
 // events queued by an earlier run, and events into each durable cache, awaited and
 // fire-and-forget, through a client with the 13 default processors.
 
-/// A data directory of a new temporary path.
-func temporaryDataDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-bench-\(UUID().uuidString)")
-}
-
 /// The facade's configuration with `directory` as its data directory and an ingest that
 /// refuses connections, so queued events stay queued.
 func unreachableConfig(dataDirectory directory: URL) -> Telemetry.Config {
@@ -34,7 +29,7 @@ func unreachableConfig(dataDirectory directory: URL) -> Telemetry.Config {
 
 /// The data directory an earlier run of the app left, with `count` events queued.
 func dataDirectoryWithQueuedEvents(_ count: Int) async throws -> URL {
-    let directory = temporaryDataDirectory()
+    let directory = temporaryBenchmarkDirectory()
     try await Telemetry.initialize(configuration: unreachableConfig(dataDirectory: directory), logger: SilentLogger())
     for number in 0..<count {
         Telemetry.signal("Screen.shown", parameters: ["screen": "home", "count": number, "ratio": 0.5])
@@ -85,7 +80,7 @@ func initializeInChildAndExit(dataDirectory: String) -> Never {
 /// launch meets, with SQLite, the SDK's statics and the files cold to the process; returns
 /// the microseconds the child measured around `initialize` alone.
 func initializeInNewProcess(copying template: URL) throws -> Int {
-    let directory = temporaryDataDirectory()
+    let directory = temporaryBenchmarkDirectory()
     try FileManager.default.copyItem(at: template, to: directory)
     defer { try? FileManager.default.removeItem(at: directory) }
     let child = Process()
@@ -132,7 +127,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     func diskBenchmark(_ name: String, fileName: String, make: @escaping @Sendable (URL) throws -> any EventCaching) {
         Benchmark("Disk per queued event, 10,000 default-pipeline events: \(name)", configuration: once) { benchmark in
-            let directory = temporaryDataDirectory()
+            let directory = temporaryBenchmarkDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let cache = try make(directory.appendingPathComponent(fileName))
             let pipeline = await startedPipeline(Telemetry.defaultProcessors(for: config))
@@ -175,7 +170,7 @@ let benchmarks: @Sendable () -> Void = {
             let template = try await dataDirectoryWithQueuedEvents(queued)
             defer { try? FileManager.default.removeItem(at: template) }
             for _ in benchmark.scaledIterations {
-                let directory = temporaryDataDirectory()
+                let directory = temporaryBenchmarkDirectory()
                 try FileManager.default.copyItem(at: template, to: directory)
                 benchmark.startMeasurement()
                 try await Telemetry.initialize(
@@ -225,7 +220,7 @@ let benchmarks: @Sendable () -> Void = {
     // count are its first job on its own queue, not measured here), in a copy new to this process.
     func openBenchmark(_ name: String, queued: Int) {
         Benchmark("SQLiteEventCache: open, \(name)", configuration: launch) { benchmark in
-            let template = temporaryDataDirectory()
+            let template = temporaryBenchmarkDirectory()
             defer { try? FileManager.default.removeItem(at: template) }
             let fileName = "events.sqlite"
             do {
@@ -242,7 +237,7 @@ let benchmarks: @Sendable () -> Void = {
                 try await Task.sleep(for: .milliseconds(10))
             }
             for _ in benchmark.scaledIterations {
-                let directory = temporaryDataDirectory()
+                let directory = temporaryBenchmarkDirectory()
                 try FileManager.default.copyItem(at: template, to: directory)
                 benchmark.startMeasurement()
                 let cache = try SQLiteEventCache(
@@ -266,7 +261,7 @@ let benchmarks: @Sendable () -> Void = {
             "SQLiteEventCache (synchronous .full)",
             {
                 try SQLiteEventCache(
-                    fileURL: temporaryDataDirectory().appendingPathComponent("events.sqlite"),
+                    fileURL: temporaryBenchmarkDirectory().appendingPathComponent("events.sqlite"),
                     limit: 1_000_000,
                     maxBytes: .max,
                     synchronous: .full,
@@ -278,7 +273,7 @@ let benchmarks: @Sendable () -> Void = {
             "JSONLinesEventCache",
             {
                 try JSONLinesEventCache(
-                    fileURL: temporaryDataDirectory().appendingPathComponent("events.jsonl"),
+                    fileURL: temporaryBenchmarkDirectory().appendingPathComponent("events.jsonl"),
                     limit: 1_000_000,
                     maxBytes: .max,
                     logger: SilentLogger()

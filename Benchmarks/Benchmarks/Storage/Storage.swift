@@ -13,8 +13,7 @@ import Foundation
 
 /// A fresh directory for one benchmark's files.
 func makeDirectory(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("telemetrykit-bench-\(name)-\(UUID().uuidString)", isDirectory: true)
+    let url = benchmarkScratchDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)", isDirectory: true)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
