@@ -5,13 +5,18 @@ import TelemetryKitTesting
 import Testing
 
 /// Every test that touches the global `Telemetry` facade lives in this serialized suite.
+/// Each test gets its own data directory, removed when the test ends.
 @Suite(.serialized)
-struct FacadeTests {
+final class FacadeTests {
     let config = Telemetry.Config(
         appID: "YOUR-APP-ID",
         namespace: "YOUR-NAMESPACE",
         dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("telemetrykit-facade-\(UUID())")
     )
+
+    deinit {
+        if let directory = config.dataDirectory { try? FileManager.default.removeItem(at: directory) }
+    }
 
     func initialize(
         processors: [any EventProcessor],
