@@ -44,11 +44,6 @@ struct SQLiteCorruptionRecoveryTests {
         defer { fixture.remove() }
         let events = EventCacheConformance.numberedEvents(1...30)
         try await fixture.fillAndClose(with: events)
-        // The last connection deletes the log when it closes (and first copies it into the
-        // file, which would undo damage done before).
-        for _ in 0..<100 where FileManager.default.fileExists(atPath: fixture.url.path + "-wal") {
-            try await Task.sleep(for: .milliseconds(20))
-        }
         try damagePage(rootPage(of: object, at: fixture.url), of: fixture.url)
 
         let cache = try fixture.open()
@@ -255,10 +250,18 @@ private struct DamagedCacheFixture {
         try SQLiteEventCache(fileURL: url, logger: logger)
     }
 
-    /// Writes `events` through a cache that is closed again when this returns.
+    /// Writes `events` through a cache that is closed again when this returns, with its log
+    /// gone: the last connection copies the log into the file and deletes it when it closes,
+    /// which would undo damage done to the file before that.
     func fillAndClose(with events: [Event]) async throws {
-        let cache = try SQLiteEventCache(fileURL: url)
-        try await cache.append(events)
+        do {
+            let cache = try SQLiteEventCache(fileURL: url)
+            try await cache.append(events)
+        }
+        for _ in 0..<250 where FileManager.default.fileExists(atPath: url.path + "-wal") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"), "the closed cache's log is still there")
     }
 
     /// Garbles the first page of the table or index `object` while a cache has the file open.
