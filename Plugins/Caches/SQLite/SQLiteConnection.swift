@@ -60,6 +60,8 @@ final class SQLiteConnection {
     /// The ids and row bytes of one chunk, side by side: bound without a copy, so they must
     /// stay in place until the chunk's step (kept between appends for its capacity).
     private var chunkBytes: [UInt8] = []
+    /// The context ids of one chunk's rows (kept between appends for its capacity).
+    private var chunkContextIDs: [Int64] = []
     private var deleteByID: OpaquePointer?
     private var deleteBySequence: OpaquePointer?
     private var selectOldest: OpaquePointer?
@@ -591,71 +593,57 @@ final class SQLiteConnection {
     /// Inserts rows (and their contexts not stored yet) in the open transaction, in order:
     /// whole chunks with one step each, the rest one by one.
     private func insertRows(_ rows: [SQLiteRow]) throws(SQLiteFailure) {
-        guard let insert, let insertChunk else { throw closedFailure }
+        guard let single = insert, let chunked = insertChunk else { throw closedFailure }
         var lastContext: (json: [UInt8], id: Int64)?
-        func contextID(of row: SQLiteRow) throws(SQLiteFailure) -> Int64 {
-            if let lastContext, lastContext.json == row.context.json { return lastContext.id }
-            let id = try storedContextID(row.context)
-            lastContext = (row.context.json, id)
-            return id
-        }
         var next = rows.startIndex
-        var contextIDs: [Int64] = []
-        while rows.endIndex - next >= Self.insertChunkSize {
-            let chunk = rows[next..<next + Self.insertChunkSize]
-            next += Self.insertChunkSize
-            contextIDs.removeAll(keepingCapacity: true)
-            chunkBytes.removeAll(keepingCapacity: true)
+        while next < rows.endIndex {
+            let size = rows.endIndex - next >= Self.insertChunkSize ? Self.insertChunkSize : 1
+            let chunk = rows[next..<next + size]
+            next += size
+            chunkContextIDs.removeAll(keepingCapacity: true)
             for row in chunk {
-                contextIDs.append(try contextID(of: row))
-                withUnsafeBytes(of: row.id.uuid) { chunkBytes.append(contentsOf: $0) }
-                chunkBytes.append(contentsOf: row.json)
-            }
-            // Bound without a copy (SQLITE_STATIC, a null destructor): `chunkBytes` is not
-            // touched until the step below has written the rows.
-            let result = chunkBytes.withUnsafeBytes { bytes -> Int32 in
-                guard let base = bytes.baseAddress else { return SQLITE_MISUSE }
-                var offset = 0
-                for (index, row) in chunk.enumerated() {
-                    let first = Int32(index * 4 + 1)
-                    let idLength = MemoryLayout.size(ofValue: row.id.uuid)
-                    let boundID = sqlite3_bind_blob(insertChunk, first, base + offset, Int32(idLength), nil)
-                    offset += idLength
-                    let boundJSON = sqlite3_bind_blob(insertChunk, first + 3, base + offset, Int32(row.json.count), nil)
-                    offset += row.json.count
-                    sqlite3_bind_int64(insertChunk, first + 1, row.receivedAtMilliseconds)
-                    sqlite3_bind_int64(insertChunk, first + 2, contextIDs[index])
-                    guard boundID == SQLITE_OK else { return boundID }
-                    guard boundJSON == SQLITE_OK else { return boundJSON }
+                if let lastContext, lastContext.json == row.context.json {
+                    chunkContextIDs.append(lastContext.id)
+                } else {
+                    let id = try storedContextID(row.context)
+                    lastContext = (row.context.json, id)
+                    chunkContextIDs.append(id)
                 }
-                let stepped = sqlite3_step(insertChunk)
-                sqlite3_reset(insertChunk)
-                // Unbound before the bytes change: a later failure message must not read them.
-                sqlite3_clear_bindings(insertChunk)
-                return stepped == SQLITE_DONE ? SQLITE_OK : stepped
             }
-            try check(result)
+            try check(runInsert(of: chunk, with: size == 1 ? single : chunked))
         }
-        for row in rows[next...] {
-            let contextID = try contextID(of: row)
-            sqlite3_bind_int64(insert, 2, row.receivedAtMilliseconds)
-            sqlite3_bind_int64(insert, 3, contextID)
-            // The id and the row's bytes are bound without a copy (SQLITE_STATIC, a null
-            // destructor): they stay valid until the step below has written them.
-            let result = withUnsafeBytes(of: row.id.uuid) { id in
-                row.json.withUnsafeBytes { json in
-                    let boundID = sqlite3_bind_blob(insert, 1, id.baseAddress, Int32(id.count), nil)
-                    let boundJSON = sqlite3_bind_blob(insert, 4, json.baseAddress, Int32(json.count), nil)
-                    guard boundID == SQLITE_OK else { return boundID }
-                    guard boundJSON == SQLITE_OK else { return boundJSON }
-                    let stepped = sqlite3_step(insert)
-                    sqlite3_reset(insert)
-                    // Unbound before the buffers go: a later failure message must not read them.
-                    sqlite3_clear_bindings(insert)
-                    return stepped == SQLITE_DONE ? SQLITE_OK : stepped
-                }
+    }
+
+    /// Runs `statement`, an insert of `rows.count` rows (parameters 4 per row: id, received
+    /// at, context, json), on `rows` and their ``chunkContextIDs``; returns SQLite's result.
+    private func runInsert(of rows: ArraySlice<SQLiteRow>, with statement: OpaquePointer) -> Int32 {
+        chunkBytes.removeAll(keepingCapacity: true)
+        for row in rows {
+            withUnsafeBytes(of: row.id.uuid) { chunkBytes.append(contentsOf: $0) }
+            chunkBytes.append(contentsOf: row.json)
+        }
+        // Bound without a copy (SQLITE_STATIC, a null destructor): `chunkBytes` is not
+        // touched until the step below has written the rows.
+        return chunkBytes.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return SQLITE_MISUSE }
+            var offset = 0
+            for (index, row) in rows.enumerated() {
+                let first = Int32(index * 4 + 1)
+                let idLength = MemoryLayout.size(ofValue: row.id.uuid)
+                let boundID = sqlite3_bind_blob(statement, first, base + offset, Int32(idLength), nil)
+                offset += idLength
+                let boundJSON = sqlite3_bind_blob(statement, first + 3, base + offset, Int32(row.json.count), nil)
+                offset += row.json.count
+                sqlite3_bind_int64(statement, first + 1, row.receivedAtMilliseconds)
+                sqlite3_bind_int64(statement, first + 2, chunkContextIDs[index])
+                guard boundID == SQLITE_OK else { return boundID }
+                guard boundJSON == SQLITE_OK else { return boundJSON }
             }
-            try check(result)
+            let stepped = sqlite3_step(statement)
+            sqlite3_reset(statement)
+            // Unbound before the bytes change: a later failure message must not read them.
+            sqlite3_clear_bindings(statement)
+            return stepped == SQLITE_DONE ? SQLITE_OK : stepped
         }
     }
 
