@@ -44,39 +44,12 @@ package enum ISO8601 {
     package static func string(from date: Date) -> String {
         // Four-digit years only: a later date would be written with its year cut to four digits.
         guard canWrite(date) else { return "1970-01-01T00:00:00.000Z" }
-        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let (days, millisOfDay) = daysAndRest(Int64(totalMilliseconds), perDay: 86_400_000)
-        let (year, month, day) = civilFromDays(days)
-        let hour = Int(millisOfDay / 3_600_000)
-        let minute = Int((millisOfDay / 60_000) % 60)
-        let second = Int((millisOfDay / 1000) % 60)
-        let millis = Int(millisOfDay % 1000)
-
+        let (seconds, millis) = floorDivision(Int64((date.timeIntervalSince1970 * 1000).rounded()), by: 1000)
         var bytes = [UInt8]()
         bytes.reserveCapacity(24)
-        func append(_ value: Int, digits: Int) {
-            var divisor = 1
-            for _ in 1..<digits { divisor *= 10 }
-            var remaining = value
-            while divisor > 0 {
-                bytes.append(UInt8(48 + (remaining / divisor) % 10))
-                remaining %= divisor
-                divisor /= 10
-            }
-        }
-        append(year, digits: 4)
-        bytes.append(45)  // -
-        append(month, digits: 2)
-        bytes.append(45)
-        append(day, digits: 2)
-        bytes.append(84)  // T
-        append(hour, digits: 2)
-        bytes.append(58)  // :
-        append(minute, digits: 2)
-        bytes.append(58)
-        append(second, digits: 2)
+        appendDateTime(secondsSince1970: seconds, to: &bytes)
         bytes.append(46)  // .
-        append(millis, digits: 3)
+        appendDigits(Int(millis), count: 3, to: &bytes)
         bytes.append(90)  // Z
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -112,11 +85,40 @@ package enum ISO8601 {
         return Date(timeIntervalSince1970: Double(totalMilliseconds) / 1000)
     }
 
-    /// `value` (in units of which a day has `perDay`) as whole days since 1970 and the units
-    /// into the last day, rounded toward the past so that a time before 1970 stays on its day.
-    package static func daysAndRest(_ value: Int64, perDay: Int64) -> (days: Int64, rest: Int64) {
-        let (days, rest) = value.quotientAndRemainder(dividingBy: perDay)
-        return rest < 0 ? (days - 1, rest + perDay) : (days, rest)
+    /// `value` divided by `divisor` (positive), rounded toward the past: the remainder is never
+    /// negative, so a time before 1970 stays in its own day or second.
+    package static func floorDivision(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    /// Appends `yyyy-MM-ddTHH:mm:ss` in UTC for whole seconds since 1970 (years 0000…9999): the
+    /// part both the millisecond form and TelemetryDeck's wire form begin with.
+    package static func appendDateTime(secondsSince1970 seconds: Int64, to buffer: inout [UInt8]) {
+        let (days, secondOfDay) = floorDivision(seconds, by: 86_400)
+        let (year, month, day) = civilFromDays(days)
+        let time = Int(secondOfDay)
+        appendDigits(year, count: 4, to: &buffer)
+        buffer.append(45)  // -
+        appendDigits(month, count: 2, to: &buffer)
+        buffer.append(45)
+        appendDigits(day, count: 2, to: &buffer)
+        buffer.append(84)  // T
+        appendDigits(time / 3600, count: 2, to: &buffer)
+        buffer.append(58)  // :
+        appendDigits(time / 60 % 60, count: 2, to: &buffer)
+        buffer.append(58)
+        appendDigits(time % 60, count: 2, to: &buffer)
+    }
+
+    /// Appends `value` as exactly `count` decimal digits (leading zeros; higher digits dropped).
+    private static func appendDigits(_ value: Int, count: Int, to buffer: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        while divisor > 0 {
+            buffer.append(UInt8(48 + (value / divisor) % 10))
+            divisor /= 10
+        }
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).

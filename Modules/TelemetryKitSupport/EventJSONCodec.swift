@@ -117,21 +117,23 @@ package enum EventJSONCodec {
     /// shared layer (the processors' metadata) once for all the events that share it: returns
     /// the shared layer's encoding, the same array for every event with the same layer
     /// (compare it first by identity), and appends the entries above it to `upper` (the
-    /// caller's row buffer, so a row costs one allocation). When the payload has no shared
-    /// layer, or an upper entry shadows or removes a shared one, it returns nil and appends
-    /// every entry.
+    /// caller's row buffer, so a row costs one allocation when the caller reserved
+    /// ``upperEntriesCapacity(of:)`` for them). When the payload has no shared layer, or an
+    /// upper entry shadows or removes a shared one, it returns nil and appends every entry.
     package static func appendPayloadLayers(of event: Event, upperTo upper: inout [UInt8]) -> [UInt8]? {
         var first = true
         if let fragment = sharedFragments.fragment(for: event) {
-            upper.reserveCapacity(upper.count + (event.ownPayload.count + event.payloadEdits.count) * 32)
             event.forEachUpperPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
             return fragment
         }
-        upper.reserveCapacity(
-            upper.count + (event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48
-        )
+        upper.reserveCapacity(upper.count + event.sharedPayload.count * 48 + upperEntriesCapacity(of: event))
         event.forEachPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
         return nil
+    }
+
+    /// Bytes to reserve for the entries above the shared layer (about 32 each).
+    package static func upperEntriesCapacity(of event: Event) -> Int {
+        (event.ownPayload.count + event.payloadEdits.count) * 32
     }
 
     /// Writes `"key":value`, preceded by a comma unless it is the first entry.

@@ -22,20 +22,7 @@ extension ISO8601 {
         // 0000-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z
         let seconds: Int64 =
             interval.isFinite && interval >= -62_167_219_200 && interval < 253_402_300_800 ? Int64(interval) : 0
-        let (days, secondOfDay) = daysAndRest(seconds, perDay: 86_400)
-        let (year, month, day) = civilFromDays(days)
-        let time = Int(secondOfDay)
-        appendDigits(year, count: 4, to: &buffer)
-        buffer.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: "T"))
-        appendDigits(time / 3600, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        appendDigits(time / 60 % 60, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        appendDigits(time % 60, count: 2, to: &buffer)
+        appendDateTime(secondsSince1970: seconds, to: &buffer)
         buffer.append(contentsOf: "+0000".utf8)
     }
 
@@ -62,14 +49,5 @@ extension ISO8601 {
         let offset = Int64((offsetHours * 60 + offsetMinutes) * 60) * (utf8[19] == 45 ? -1 : 1)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - offset
         return Date(timeIntervalSince1970: Double(seconds))
-    }
-
-    private static func appendDigits(_ value: Int, count: Int, to buffer: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        while divisor > 0 {
-            buffer.append(UInt8(48 + (value / divisor) % 10))
-            divisor /= 10
-        }
     }
 }

@@ -16,9 +16,10 @@ struct ISO8601Tests {
         #expect((read.timeIntervalSince1970 * 1000).rounded() == (seconds * 1000).rounded())
     }
 
-    @Test func splitsIntoDaysAndTheRestTowardThePast() {
-        #expect(ISO8601.daysAndRest(90_000, perDay: 86_400) == (1, 3_600))
-        #expect(ISO8601.daysAndRest(-1, perDay: 86_400) == (-1, 86_399))
-        #expect(ISO8601.daysAndRest(-86_400, perDay: 86_400) == (-1, 0))
+    @Test func dividesTowardThePast() {
+        #expect(ISO8601.floorDivision(90_000, by: 86_400) == (1, 3_600))
+        #expect(ISO8601.floorDivision(-1, by: 86_400) == (-1, 86_399))
+        #expect(ISO8601.floorDivision(-86_400, by: 86_400) == (-1, 0))
+        #expect(ISO8601.floorDivision(-1, by: 1000) == (-1, 999))
     }
 }

@@ -184,7 +184,7 @@ final class SQLiteRowEncoder: Sendable {
 
     func row(for event: Event) -> SQLiteRow {
         var json: [UInt8] = []
-        json.reserveCapacity(event.type.utf8.count + 32 + (event.ownPayload.count + event.payloadEdits.count) * 32)
+        json.reserveCapacity(event.type.utf8.count + 32 + EventJSONCodec.upperEntriesCapacity(of: event))
         json.append(UInt8(ascii: "["))
         EventJSONCodec.appendString(event.type, to: &json)
         json.append(contentsOf: ",{".utf8)
