@@ -226,19 +226,21 @@ actor Dispatcher {
     /// Without a deadline (``TelemetryClient/flush()``) it runs one round: a destination that
     /// asks to retry keeps its events for later. With a deadline (shutdown) it is the same
     /// round, retried after each backoff until the queue is empty, the cache fails or the
-    /// deadline passes, so there is one retry loop for both. The deadline is wall time even
-    /// with an injected clock: shutdown must end. Held events get a last attempt at the
-    /// cache at the end: what the cache takes now survives the process.
+    /// next retry would come after the deadline, so there is one retry loop for both. The
+    /// first round always runs, however late: a shutdown that began on a busy thread still
+    /// tries to deliver once. The deadline is wall time even with an injected clock: shutdown
+    /// must end. Held events get a last attempt at the cache at the end: what the cache takes
+    /// now survives the process.
     func flush(deadline: Date?) async -> Remaining {
         let wallClock = SystemClock()
         while true {
-            if let deadline, wallClock.now >= deadline { break }
             let end = await deliver(force: true)
             guard case .retry = end, let deadline else { break }
-            let remaining = deadline.timeIntervalSince(wallClock.now)
-            guard remaining > 0 else { break }
+            let backoff = currentBackoff ?? 1
+            // Waiting for a retry the deadline would cut off only delays the shutdown.
+            guard backoff < deadline.timeIntervalSince(wallClock.now) else { break }
             do {
-                try await wallClock.sleep(for: min(currentBackoff ?? 1, remaining))
+                try await wallClock.sleep(for: backoff)
             } catch {
                 break
             }

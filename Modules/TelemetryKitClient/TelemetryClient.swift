@@ -196,8 +196,9 @@ public final class TelemetryClient: Sendable {
         reactToLifecycle()  // persist and flush on background/terminate (TelemetryClient+Lifecycle.swift)
     }
 
-    /// Stops the processors and delivers what is queued, waiting at most
-    /// `configuration.shutdownTimeout` seconds. Events sent afterwards are dropped.
+    /// Stops the processors and delivers what is queued: one attempt, then retries after each
+    /// backoff that ends within `configuration.shutdownTimeout` seconds. What is not delivered
+    /// stays queued for the next launch. Events sent afterwards are dropped.
     public func shutdown() async {
         let wasRunning = runtime.withLock { state -> Bool in
             let running = state.phase == .running

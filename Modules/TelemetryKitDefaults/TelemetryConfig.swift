@@ -52,7 +52,8 @@ extension Telemetry {
         public var appGroupIdentifier: String?
         /// Allows a plain `http://` base URL for a non-loopback host.
         public var allowInsecureHTTP: Bool
-        /// The longest `terminate()` spends delivering what is queued (seconds, default 5).
+        /// How long `terminate()` keeps retrying to deliver what is queued after its first
+        /// attempt (seconds, default 5); what is left stays queued for the next launch.
         public var shutdownTimeout: TimeInterval = 5
 
         /// The default ingest service.

@@ -262,13 +262,38 @@ struct DispatcherTests {
         let started = ContinuousClock.now
         await client.shutdown()
         // The receiver never takes them: without the deadline the retry loop would not end.
-        // (A loose bound: the whole suite shares two cores.)
+        // (A loose bound: the whole suite shares two cores. The first attempt is made however
+        // late the shutdown runs.)
         #expect(ContinuousClock.now - started < .seconds(30))
         #expect(spy.batches.count >= 1)
         #expect(spy.batches.allSatisfy { $0.compactMap(\.number) == [0, 1, 2] })
         #expect(spy.deliveredEvents.isEmpty)
         #expect(await client.deliveryStatus(of: "d")?.queued == 3)
         #expect(logger.warnings == ["shutdown: 3 event(s) stay queued for the next launch"])
+    }
+
+    @Test func shutdownAttemptsOnceEvenWhenTheDeadlineHasPassed() async {
+        let spy = SpyEventTransmitter()
+        spy.respond { _ in .retry(after: 0.05) }
+        let client = await client(spy, shutdownTimeout: 0)
+        send(3, to: client)
+        await client.shutdown()
+        // One attempt, no retry: the next one would come after the deadline.
+        #expect(spy.batches.map { $0.compactMap(\.number) } == [[0, 1, 2]])
+        #expect(await client.deliveryStatus(of: "d")?.queued == 3)
+    }
+
+    @Test func shutdownDoesNotWaitForARetryThatWouldComeAfterTheDeadline() async {
+        let spy = SpyEventTransmitter()
+        spy.script([.retry(after: 60), .delivered])
+        let client = await client(spy, shutdownTimeout: 30)
+        send(2, to: client)
+        let started = ContinuousClock.now
+        await client.shutdown()
+        // The server asks for 60 s, the deadline is 30 s away: shutdown ends after one attempt.
+        #expect(ContinuousClock.now - started < .seconds(25))
+        #expect(spy.batches.count == 1)
+        #expect(await client.deliveryStatus(of: "d")?.queued == 2)
     }
 }
 
