@@ -127,14 +127,14 @@ let processorTests: [String: [Target.Dependency]] = [
     "DefaultParameters": ["TelemetryKitDefaultPrefix"], "UserIdentifier": ["TelemetryKitPlistStorage"],
     "SessionTracking": ["TelemetryKitPlistStorage"],
 ]
-/// Processors in the default pipeline's order, then the others: on the core and the conventions.
+/// Processors in the default pipeline's order, then the others: on the core, the conventions (and Support).
 let processors: [Library] = [
     "PreviewFilter", "DefaultParameters", "DefaultPrefix", "Validation", "TestMode", "UserIdentifier",
     "SessionTracking", "Device", "AppInfo", "Locale", "Calendar", "Accessibility", "TrialConversion", "Consent",
     "TrackingPlan",
 ].map { name in
-    Library(name, "Plugins/Processors/\(name)", [conventions] + (name == "SessionTracking" ? [support] : []))
-        .with { $0.tests = processorTests[name] ?? [] }
+    let dependencies = [conventions] + (["SessionTracking", "Device"].contains(name) ? [support] : [])
+    return Library(name, "Plugins/Processors/\(name)", dependencies, tests: processorTests[name] ?? [])
 }
 
 /// Storages (both file storages share TelemetryKitFileStorageTests), durable caches and

@@ -1,8 +1,8 @@
 /// App lifecycle signals that processors react to (sessions, durations).
 ///
 /// Apps on Apple platforms get these from the system through `TelemetryKitDefaults`;
-/// servers, CLIs and tests drive them by hand. Processors that adopt
-/// ``LifecycleObserving`` receive the client's lifecycle before they start:
+/// servers, CLIs and tests drive them by hand. Processors receive the client's lifecycle
+/// before they start, in ``EventProcessor/attach(lifecycle:clock:)``:
 ///
 /// ```swift
 /// client.lifecycle.send(.didEnterBackground)

@@ -63,22 +63,6 @@ public protocol DurationTracking: Sendable {
     func cancelDuration(_ eventName: String) async
 }
 
-/// A processor that follows the app's lifecycle (background, foreground, new session,
-/// terminate) and measures time with the client's clock.
-///
-/// The client calls ``attach(lifecycle:clock:)`` once, before `start`; the processor
-/// observes the lifecycle from then on. A processor used without a client gets neither and
-/// falls back to its own defaults.
-///
-/// ```swift
-/// func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
-///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
-/// }
-/// ```
-public protocol LifecycleObserving: EventProcessor {
-    func attach(lifecycle: AppLifecycle, clock: any TelemetryClock)
-}
-
 /// A processor that reads what only the sender's task knows, when the event is sent.
 ///
 /// Processors run later, on the client's intake task, where the sender's task-local values
@@ -104,4 +88,9 @@ public protocol LifecycleObserving: EventProcessor {
 public protocol CallSiteCapturing: EventProcessor {
     /// Metadata for the event being sent, read on the sender's task; `nil` adds nothing.
     func captureCallSite() -> [String: PayloadValue]?
+}
+
+extension CallSiteCapturing {
+    /// `true`: the client keeps this processor's ``captureCallSite()`` for every event.
+    public var capturesCallSite: Bool { true }
 }

@@ -55,6 +55,28 @@ public protocol EventProcessor: Sendable {
     /// Called once when the client starts, before any event is processed.
     func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async
 
+    /// Hands the processor the client's app lifecycle (background, foreground, new session,
+    /// terminate) and clock, once, before ``start(storage:logger:emitter:)``; the default
+    /// ignores them. A processor that measures time or sessions observes the lifecycle from
+    /// then on; used without a client, it gets neither and falls back to its own defaults.
+    ///
+    /// ```swift
+    /// func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+    ///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
+    /// }
+    /// ```
+    ///
+    /// A hook with a default rather than a capability protocol, so that the client finds
+    /// the observers without a dynamic cast of every processor at launch (each first cast
+    /// to a protocol searches all of the process's conformance records).
+    func attach(lifecycle: AppLifecycle, clock: any TelemetryClock)
+
+    /// Whether the client reads ``CallSiteCapturing/captureCallSite()`` of this processor
+    /// for every event: `false` by default, `true` for every ``CallSiteCapturing`` processor
+    /// (adopt that protocol rather than setting this). The client asks once, when it is
+    /// made, and casts only the processors that answer `true`.
+    var capturesCallSite: Bool { get }
+
     /// Called once when the client shuts down.
     func stop() async
 }
@@ -66,6 +88,8 @@ extension EventProcessor {
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {}
+    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {}
+    public var capturesCallSite: Bool { false }
     public func stop() async {}
 }
 

@@ -134,7 +134,9 @@ public final class TelemetryClient: Sendable {
             preStartLimit: configuration.preStartBufferLimit,
             takeLimit: unique.reduce(512) { min($0, $1.policy.overflowLimit) }
         )
-        self.callSiteCapturers = processors.compactMap { $0 as? any CallSiteCapturing }
+        // Cast only the processors that say they capture: a first cast to a protocol searches
+        // every conformance record of the process, which a launch should not pay per processor.
+        self.callSiteCapturers = processors.filter(\.capturesCallSite).compactMap { $0 as? any CallSiteCapturing }
     }
 
     deinit {
@@ -155,8 +157,8 @@ public final class TelemetryClient: Sendable {
         // Opt-out: read the persisted switch before anything buffered is processed.
         await features.start()
         let emitter = Emitter(client: self)
-        for case let observer as any LifecycleObserving in processors {
-            observer.attach(lifecycle: lifecycle, clock: clock)
+        for processor in processors {
+            processor.attach(lifecycle: lifecycle, clock: clock)
         }
         for processor in processors {
             await processor.start(storage: storage, logger: logger, emitter: emitter)

@@ -4,14 +4,15 @@ public import TelemetryKit
 /// then continues unchanged.
 ///
 /// Several of them in one pipeline show in which order the client starts, runs and stops its
-/// processors: every entry is `"start:<name>"`, `"process:<name>"` or `"stop:<name>"`.
+/// processors: every entry is `"attach:<name>"`, `"start:<name>"`, `"process:<name>"` or
+/// `"stop:<name>"`.
 ///
 /// ```swift
 /// let log = CallLog()
 /// let harness = await TestHarness.make(processors: [
 ///     OrderRecordingProcessor(name: "A", log: log), OrderRecordingProcessor(name: "B", log: log),
 /// ])
-/// // log.entries == ["start:A", "start:B"]
+/// // log.entries == ["attach:A", "attach:B", "start:A", "start:B"]
 /// ```
 public struct OrderRecordingProcessor: EventProcessor {
     /// The name written into the log.
@@ -32,6 +33,10 @@ public struct OrderRecordingProcessor: EventProcessor {
     ) async throws -> Event {
         log.append("process:\(name)")
         return try await next(input, context)
+    }
+
+    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+        log.append("attach:\(name)")
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {

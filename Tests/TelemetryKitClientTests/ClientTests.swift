@@ -99,7 +99,25 @@ struct ClientOrderingTests {
         await harness.client.start()
         await harness.client.flush()
         await harness.client.shutdown()
-        #expect(log.entries == ["start:a", "start:b", "process:a", "process:b", "stop:b", "stop:a"])
+        #expect(
+            log.entries == [
+                "attach:a", "attach:b", "start:a", "start:b", "process:a", "process:b", "stop:b", "stop:a",
+            ]
+        )
+    }
+
+    @Test func onlyCallSiteCapturingProcessorsSayTheyCaptureAndTheClientReadsThemPerEvent() async {
+        let plain = OrderRecordingProcessor(name: "plain", log: CallLog())
+        let capturing = TaskLocalCapture()
+        #expect(plain.capturesCallSite == false)
+        #expect(capturing.capturesCallSite == true)
+        let harness = await TestHarness.make(processors: [plain, capturing])
+        TaskLocalCapture.$requestID.withValue("r-1") {
+            harness.client.event("Inside")
+        }
+        harness.client.event("Outside")
+        await harness.client.flush()
+        #expect(harness.spy.deliveredEvents.map { $0.payload["request_id"] } == [.string("r-1"), nil])
     }
 
     @Test func preStartBufferReplaysInOrderWithOriginalTimestamps() async {
@@ -254,4 +272,15 @@ private func expectEveryTaskInOrderOnce(
         #expect(numbers == (0..<eventsPerTask).map(Int64.init), sourceLocation: sourceLocation)
     }
     #expect(Set(events.map(\.id)).count == tasks * eventsPerTask, sourceLocation: sourceLocation)
+}
+
+/// Reads a task-local of the sender's task at the call site (`CallSiteCapturing`).
+private struct TaskLocalCapture: CallSiteCapturing, SynchronousEventProcessor {
+    @TaskLocal static var requestID: String?
+
+    func captureCallSite() -> [String: PayloadValue]? {
+        Self.requestID.map { ["request_id": .string($0)] }
+    }
+
+    func process(_ input: inout EventInput, context: inout EventContext) throws {}
 }

@@ -19,7 +19,7 @@ public import TelemetryKit
 /// ```swift
 /// let processor = AccessibilityProcessor()   // system settings on Apple platforms, nothing on Linux
 /// ```
-public struct AccessibilityProcessor: LifecycleObserving {
+public struct AccessibilityProcessor: EventProcessor {
     /// How long one reading of the settings is used: 1 hour.
     public static let defaultCacheDuration: TimeInterval = 3_600
 

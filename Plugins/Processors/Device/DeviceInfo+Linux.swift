@@ -1,4 +1,5 @@
 import Foundation
+import TelemetryKitSupport
 
 extension DeviceInfo {
     /// Reads the facts of a Linux system from its files and `uname`.
@@ -60,7 +61,7 @@ extension DeviceInfo {
             majorMinor = version
         }
 
-        let machine = kernel.machine.trimmingCharacters(in: .whitespacesAndNewlines)
+        let machine = kernel.machine.trimmingWhitespace
         let architecture = machine.isEmpty ? "unknown" : machine
         let productName = LinuxSystemFiles.read(LinuxSystemFiles.productName, root: fileSystemRoot)
             .flatMap(LinuxSystemFiles.plausibleProductName)
@@ -117,9 +118,9 @@ enum LinuxSystemFiles {
     static func parseOSRelease(_ text: String) -> [String: String] {
         var result = [String: String]()
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace
             guard !line.isEmpty, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace
             guard !key.isEmpty else { continue }
             result[key] = unquote(line[line.index(after: equals)...])
         }
@@ -186,7 +187,7 @@ enum LinuxSystemFiles {
     /// The trimmed product name, or nil when it is empty, too long, not printable or a
     /// firmware placeholder.
     static func plausibleProductName(_ text: String) -> String? {
-        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = text.trimmingWhitespace
         guard !name.isEmpty, name.count <= 128,
             name.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }),
             !placeholderProductNames.contains(name.lowercased())

@@ -1,3 +1,5 @@
+import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

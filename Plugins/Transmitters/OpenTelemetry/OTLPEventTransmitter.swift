@@ -1,6 +1,7 @@
 #if OpenTelemetry
 public import TelemetryKit
 public import TelemetryKitHTTP
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
