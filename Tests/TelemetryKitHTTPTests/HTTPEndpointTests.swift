@@ -80,6 +80,13 @@ struct HTTPEndpointTests {
         }
     }
 
+    @Test func anInternationalHostIsSentPunycodedAndNamedAsWrittenWhenRefused() throws {
+        #expect(try endpoint("https://bücher.example") == "https://xn--bcher-kva.example/v2/namespace/my-ns/")
+        #expect(throws: HTTPEndpointError.insecureHTTP(host: "bücher.example")) {
+            try endpoint("http://bücher.example/ingest")
+        }
+    }
+
     @Test func allowsPlainHTTPWhenOptedIn() throws {
         #expect(
             try endpoint("http://example.com", allowsInsecureHTTP: true) == "http://example.com/v2/namespace/my-ns/"
