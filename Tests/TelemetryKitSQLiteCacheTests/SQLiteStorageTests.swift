@@ -241,4 +241,32 @@ struct SQLiteStorageTests {
         try await reopened.remove(ids: events.prefix(40).map(\.id))
         #expect(try await reopened.peek(limit: 100) == Array(events.dropFirst(40)))
     }
+
+    /// The inserts run `OR FAIL` (no statement journal): a row refused halfway through a
+    /// chunk must still leave none of its append behind, as the transaction rolls back.
+    @Test func anAppendRefusedHalfwayStoresNoneOfItsEvents() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let events = (0..<80).map { Self.event($0) }
+        do {
+            let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+            try await cache.append(Array(events.prefix(5)))
+        }
+        // Refuse the 41st row: the 36th of the next append, in its second chunk of 32.
+        try executeSQL(
+            at: url,
+            """
+            CREATE TRIGGER refuse_the_41st BEFORE INSERT ON events
+            WHEN (SELECT COUNT(*) FROM events) >= 40 BEGIN SELECT RAISE(FAIL, 'refused'); END;
+            """
+        )
+        let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        await #expect(throws: (any Error).self) { try await cache.append(Array(events[5..<80])) }
+        #expect(try queryInt(at: url, "SELECT COUNT(*) FROM events") == 5)
+        #expect(try await cache.peek(limit: 100) == Array(events.prefix(5)))
+        try executeSQL(at: url, "DROP TRIGGER refuse_the_41st")
+        try await cache.append(Array(events[5..<80]))
+        #expect(try await cache.peek(limit: 100) == events)
+    }
 }

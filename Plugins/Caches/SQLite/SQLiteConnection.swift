@@ -233,9 +233,13 @@ final class SQLiteConnection {
             begin = try prepare("BEGIN IMMEDIATE")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
-            insert = try prepare("INSERT INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
+            // `OR FAIL`, not the default `ABORT`: a multi-row insert that could abort halfway
+            // makes SQLite copy every page it changes into a statement journal first (a temporary
+            // file: one page write per event or so), to undo the statement alone. A failure
+            // rolls back the whole transaction here anyway (`transaction(_:)`).
+            insert = try prepare("INSERT OR FAIL INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
             insertChunk = try prepare(
-                "INSERT INTO events (id, received_at, context, json) VALUES "
+                "INSERT OR FAIL INTO events (id, received_at, context, json) VALUES "
                     + (0..<Self.insertChunkSize).map { row in
                         let first = row * 4 + 1
                         return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3))"
