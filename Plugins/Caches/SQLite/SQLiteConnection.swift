@@ -235,7 +235,7 @@ final class SQLiteConnection {
             rollback = try prepare("ROLLBACK")
             // `OR FAIL`, not the default `ABORT`: a multi-row insert that could abort halfway
             // makes SQLite copy every page it changes into a statement journal first (a temporary
-            // file: one page write per event or so), to undo the statement alone. A failure
+            // file: about four page writes per event in a burst), to undo the statement alone. A failure
             // rolls back the whole transaction here anyway (`transaction(_:)`).
             insert = try prepare("INSERT OR FAIL INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
             insertChunk = try prepare(
