@@ -9,6 +9,8 @@ import Testing
 @Suite("TelemetryMetricsReporter")
 struct TelemetryMetricsReporterTests {
     /// Two destinations: `ok` delivers everything; `flaky` asks for a retry once, then rejects.
+    /// The clock is manual, so `flaky`'s retry comes only from the test's second flush, never
+    /// from a background round that a slow, loaded test run would otherwise reach first.
     private static func makeClient() -> (TelemetryClient, flaky: SpyEventTransmitter) {
         let delivering = SpyEventTransmitter()
         let flaky = SpyEventTransmitter()
@@ -21,7 +23,8 @@ struct TelemetryMetricsReporterTests {
                 Destination(id: "flaky", transmitter: flaky),
             ],
             storage: InMemoryProcessorStorage(),
-            logger: SilentLogger()
+            logger: SilentLogger(),
+            clock: ManualClock()
         )
         return (client, flaky)
     }
