@@ -133,7 +133,7 @@ let processors: [Library] = [
     "SessionTracking", "Device", "AppInfo", "Locale", "Calendar", "Accessibility", "TrialConversion", "Consent",
     "TrackingPlan",
 ].map { name in
-    let dependencies = [conventions] + (["SessionTracking", "Device"].contains(name) ? [support] : [])
+    let dependencies = [conventions] + (["SessionTracking", "Device", "Consent"].contains(name) ? [support] : [])
     return Library(name, "Plugins/Processors/\(name)", dependencies, tests: processorTests[name] ?? [])
 }
 

@@ -1,3 +1,5 @@
+import TelemetryKitSupport
+
 /// The per-client state of the conveniences built on `TelemetryClient`: the opt-out switch,
 /// running durations and the navigation history.
 ///

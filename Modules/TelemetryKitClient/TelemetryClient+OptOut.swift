@@ -1,3 +1,5 @@
+import TelemetryKitSupport
+
 extension TelemetryClient {
     /// Turns all analytics off or on again; persisted, and read again at `start()`.
     ///

@@ -1,3 +1,5 @@
+import TelemetryKit
+
 /// Runs async operations one after another, in the order they were submitted.
 ///
 /// Used where an operation awaits storage or the intake and a later operation must not
@@ -10,16 +12,16 @@
 package final class SerialTaskQueue: Sendable {
     private let tail = Locked<Task<Void, Never>?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// Runs `operation` after every earlier one finished, and returns when it finished.
-    public func run(_ operation: @escaping @Sendable () async -> Void) async {
+    package func run(_ operation: @escaping @Sendable () async -> Void) async {
         await enqueue(operation).value
     }
 
     /// Schedules `operation` after every earlier one, without waiting.
     @discardableResult
-    public func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    package func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         tail.withLock { tail in
             let previous = tail
             let task = Task {
@@ -33,7 +35,7 @@ package final class SerialTaskQueue: Sendable {
 
     /// Waits until the queue is idle: everything scheduled so far finished, and so did
     /// whatever those operations (or others meanwhile) scheduled before it ran dry.
-    public func drain() async {
+    package func drain() async {
         while let last = tail.current {
             await last.value
             let idle = tail.withLock { tail -> Bool in
