@@ -38,7 +38,7 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup var directoryOptions: DirectoryOptions
 
     func validate() throws {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ValidationError("The event name must not be blank.")
         }
         if let floatValue, !floatValue.isFinite { throw ValidationError("--float must be a finite number.") }

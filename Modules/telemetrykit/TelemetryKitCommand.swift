@@ -50,7 +50,7 @@ struct EndpointOptions: ParsableArguments {
     var timeout: Double = 10
 
     func validate() throws {
-        if let appID, appID.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let appID, appID.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("--app-id must not be blank.")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number.") }

@@ -166,6 +166,8 @@ import TelemetryKitTesting
         ["send", "Event", "--endpoint", "http://example.com"],
         ["send", "Event", "--endpoint", "https://exa mple.com"],
         ["send", "   "],
+        ["send", "\n"],
+        ["send", "Event", "--app-id", " \n "],
         ["collect", "--port", "70000"],
         ["demo", "--count", "0"],
         ["status", "--unknown-flag"],
