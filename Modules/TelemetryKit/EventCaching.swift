@@ -36,8 +36,8 @@ public protocol EventCaching: Sendable {
 }
 
 /// A cache whose append can be called on the caller's executor, because it only hands the
-/// events to a thread of its own and suspends until that thread has stored them (the SQLite
-/// cache's group committer).
+/// events to a thread of its own and suspends until that thread has stored them, or makes
+/// them durable there without I/O (the SQLite cache's group committer and intake journal).
 ///
 /// Why not `EventCaching.append` itself: a plain `async` implementation of it may do its work
 /// where it runs (a custom cache writing a file in its `append`); called on the caller's
@@ -51,7 +51,12 @@ public protocol EventCaching: Sendable {
 /// - Same semantics as `append(_:)`: durable when it returns, in order, all or none stored.
 package protocol CallerExecutorAppending: EventCaching {
     /// ``EventCaching/append(_:)``, run on the caller's executor up to the hand-off.
-    nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event]) async throws
+    ///
+    /// - Parameter callerWaits: a caller waits for this append (an awaited event), so making
+    ///   the events durable without waiting for a commit is worth a little work on its
+    ///   executor (the SQLite cache's intake journal); `false` for the client's own intake
+    ///   task, whose appends are best committed in groups.
+    nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws
 }
 
 /// Errors reported by event caches.

@@ -124,7 +124,8 @@ final class CacheOverflow: Sendable {
     ///
     /// Only the client's intake calls this (one call at a time). At most ``limit`` events per
     /// call, so that a call never drops its own events and its caller can report them held.
-    nonisolated(nonsending) func append(_ events: [Event]) async -> AppendResult {
+    /// `callerWaits`: a caller waits for this append (see `CallerExecutorAppending`).
+    nonisolated(nonsending) func append(_ events: [Event], callerWaits: Bool) async -> AppendResult {
         let direct = state.withLock { $0.count == 0 && !$0.busy }
         if direct, let inMemoryCache {
             inMemoryCache.appendNow(events)
@@ -132,7 +133,7 @@ final class CacheOverflow: Sendable {
         }
         if direct {
             do {
-                try await appendToCache(events)
+                try await appendToCache(events, callerWaits: callerWaits)
                 return AppendResult(cached: events.count, held: false)
             } catch {
                 hold(events, failure: error)
@@ -147,7 +148,7 @@ final class CacheOverflow: Sendable {
             return AppendResult(cached: drained, held: true)
         }
         do {
-            try await appendToCache(events)
+            try await appendToCache(events, callerWaits: callerWaits)
             return AppendResult(cached: drained + events.count, held: false)
         } catch {
             hold(events, failure: error)
@@ -156,9 +157,9 @@ final class CacheOverflow: Sendable {
     }
 
     /// The cache's append, on the caller's executor where the cache allows it.
-    nonisolated(nonsending) private func appendToCache(_ events: [Event]) async throws {
+    nonisolated(nonsending) private func appendToCache(_ events: [Event], callerWaits: Bool) async throws {
         if let callerExecutorCache {
-            try await callerExecutorCache.appendOnCallersExecutor(events)
+            try await callerExecutorCache.appendOnCallersExecutor(events, callerWaits: callerWaits)
         } else {
             try await cache.append(events)
         }
@@ -194,7 +195,7 @@ final class CacheOverflow: Sendable {
             let (chunk, position) = state.withLock { ($0.prefix(limit), $0.departed) }
             if chunk.isEmpty { break }
             do {
-                try await appendToCache(chunk)
+                try await appendToCache(chunk, callerWaits: false)
             } catch {
                 logger.log(
                     .debug,

@@ -491,7 +491,7 @@ public final class TelemetryClient: Sendable {
         events.removeAll(keepingCapacity: true)
         waiting.removeAll(keepingCapacity: true)
         return Task {
-            let heldFor = await self.append(group)
+            let heldFor = await self.append(group, callerWaits: false)
             let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
             for (continuation, known) in waiters {
                 continuation.resume(returning: known ?? outcome)
@@ -511,7 +511,7 @@ public final class TelemetryClient: Sendable {
         }
         switch await finalizedEvent(input, seed: seed, counters: &counters) {
         case .event(let event):
-            let heldFor = await append([event])
+            let heldFor = await append([event], callerWaits: true)
             return (counters, heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor))
         case .dropped(let outcome):
             return (counters, outcome)
@@ -555,11 +555,14 @@ public final class TelemetryClient: Sendable {
 
     /// Hands `events` to every destination's dispatcher, which caches them or holds them in
     /// memory when its cache fails (see ``CacheOverflow``); returns those destinations' ids.
-    nonisolated(nonsending) private func append(_ events: [Event]) async -> [String] {
+    ///
+    /// `callerWaits`: an awaited `send` processed inline waits for this (see
+    /// `CallerExecutorAppending`); the intake task's groups do not.
+    nonisolated(nonsending) private func append(_ events: [Event], callerWaits: Bool) async -> [String] {
         guard !events.isEmpty else { return [] }
         var heldFor: [String] = []
         for dispatcher in dispatchers {
-            if await dispatcher.accept(events) { heldFor.append(dispatcher.id) }
+            if await dispatcher.accept(events, callerWaits: callerWaits) { heldFor.append(dispatcher.id) }
         }
         return heldFor
     }

@@ -135,10 +135,14 @@ let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
 let fileURL = URL(fileURLWithPath: options.file)
 let logger = StandardErrorLogger(minimumLevel: .warning)
 
+// Limits far above what a test sends, so that nothing is evicted: an awaited send into SQLite
+// takes microseconds, and a run of the kill test sends over 100,000 events, more than the
+// default byte limit holds.
 let cache: any EventCaching
 do {
     switch options.cache {
-    case "sqlite": cache = try SQLiteEventCache(fileURL: fileURL, limit: 1_000_000, logger: logger)
+    case "sqlite":
+        cache = try SQLiteEventCache(fileURL: fileURL, limit: 10_000_000, maxBytes: 1 << 40, logger: logger)
     case "jsonlines": cache = try JSONLinesEventCache(fileURL: fileURL, limit: 1_000_000, logger: logger)
     default: fail("--cache must be sqlite or jsonlines, got \(options.cache)")
     }

@@ -1,5 +1,6 @@
 public import TelemetryKit
 import TelemetryKitCacheSupport
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -215,6 +216,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
             logger: logger,
             now: openedAt
         )
+        let journal = synchronous == .normal ? IntakeJournal<Event>(nextTo: path) : nil
         frame = CommittedEventCache(
             store: database,
             name: "SQLite event cache",
@@ -222,8 +224,21 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
             limit: self.limit,
             maxBytes: self.maxBytes,
             logger: logger,
+            journal: journal,
             whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
+        // First on the I/O queue, before any append: the events that instances which died
+        // (kill -9, a crash) had left in their intake journals, older than any appended now.
+        // Only then this instance's own journal: were it open sooner, an event awaited now
+        // could be committed, or left in it by another kill, ahead of those older ones. If
+        // they cannot be appended now, it stays closed (awaited events wait for their commits).
+        frame.startOnIOQueue("prepare the intake journal of") { [logger] database in
+            for abandoned in AbandonedIntakeJournal.all(nextTo: path, logger: logger) {
+                try database.appendMissing(abandoned.entries, from: abandoned.path)
+                abandoned.discard()
+            }
+            try journal?.open()
+        }
         // Checking the file and counting its rows read every page: not on the launch path,
         // and not ahead of the launch's appends either (see `SQLiteDatabase`).
         frame.startOnIOQueue("check", after: verificationDelay) { [opened] in
@@ -249,12 +264,19 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         try await frame.append(events)
     }
 
-    /// ``append(_:)`` on the caller's executor up to the hand-off to the cache's I/O queue,
-    /// which encodes the rows, commits and resumes the caller where it was: an awaited event
-    /// from the main actor costs two thread hand-offs and no work on the main actor beyond
-    /// the hand-off. The caller's thread is never blocked.
-    nonisolated(nonsending) package func appendOnCallersExecutor(_ events: [Event]) async throws {
-        try await frame.append(events)
+    /// ``append(_:)`` on the caller's executor. For a caller that waits (an awaited event),
+    /// with ``Synchronous/normal``: the events are encoded and copied into the cache's intake
+    /// journal there (a few microseconds, no I/O), which makes them survive a process kill,
+    /// and the call returns; the commit follows on the cache's I/O queue (see
+    /// ``IntakeJournal``). Otherwise it hands the events to that queue, which encodes the
+    /// rows, commits and resumes the caller where it was (two thread hand-offs). The caller's
+    /// thread is never blocked.
+    nonisolated(nonsending) package func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
+        if callerWaits {
+            try await frame.appendForWaitingCaller(events) { EventJSONCodec.encode($0, into: &$1) }
+        } else {
+            try await frame.append(events)
+        }
     }
 
     public func peek(limit: Int) async throws -> [Event] {
@@ -339,6 +361,38 @@ extension SQLiteDatabase: CommittedEventStore {
     /// inserts them in one transaction.
     mutating func append(_ events: [Event], limit: Int) throws -> Int {
         try insert(events.map(rowEncoder.row(for:)))
+    }
+
+    /// Appends the events of an abandoned intake journal (`entries`, each one event's JSON)
+    /// that the database does not have yet: their owner may have committed some before it
+    /// died. Entries that do not decode are dropped, counted in `evicted` and logged.
+    mutating func appendMissing(_ entries: [[UInt8]], from journalPath: String) throws {
+        var events: [Event] = []
+        var unreadable: [String] = []
+        for entry in entries {
+            do {
+                events.append(try EventJSONCodec.decode(entry))
+            } catch {
+                unreadable.append("\(error)")
+            }
+        }
+        if !unreadable.isEmpty {
+            evicted += unreadable.count
+            logger.warning(
+                "Dropped \(unreadable.count) unreadable event(s) of the intake journal at \(journalPath): "
+                    + unreadable.prefix(3).joined(separator: "; ")
+            )
+        }
+        let rows = events.map(rowEncoder.row(for:))
+        let missing = try run { try $0.missing(rows) }
+        if !missing.isEmpty {
+            evicted += try insert(missing)
+            logger.log(
+                .info,
+                "Appended \(missing.count) event(s) that an instance which ended before committing them had "
+                    + "left in the intake journal at \(journalPath)."
+            )
+        }
     }
 
     mutating func remove(ids: [UUID]) throws {

@@ -65,10 +65,18 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     private let idle: IdleWork<Store>?
     /// Appends have evicted events since the last removal (a delivery): logged once per episode.
     private let evicting: Locked<Bool>
+    /// Where an awaited append goes instead of waiting for its commit (see
+    /// ``appendForWaitingCaller(_:encode:)``); nil when every append waits.
+    private let journal: IntakeJournal<Store.Record>?
+    /// A commit of journaled records has failed and not succeeded since: logged once.
+    private let journalFailing = Locked(false)
 
     /// Creates the frame around `store`.
     ///
     /// - Parameters:
+    ///   - journal: makes an awaited append durable against a process kill without waiting for
+    ///     its commit (see ``appendForWaitingCaller(_:encode:)``) once the store has opened it
+    ///     (on the I/O queue, after appending what dead instances left in theirs).
     ///   - whenIdle: work the store does once nothing was written for `idleDelay` after a
     ///     write (the SQLite cache moves its log into the database and truncates it, so the
     ///     files are small at rest); its failures are ignored (the next idle time tries again).
@@ -79,6 +87,7 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         limit: Int,
         maxBytes: Int,
         logger: any Logging,
+        journal: IntakeJournal<Store.Record>? = nil,
         idleDelay: Duration = .milliseconds(500),
         whenIdle: (@Sendable (inout Store) throws -> Void)? = nil
     ) {
@@ -94,27 +103,55 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         self.idle = idle
         let evicting = Locked(false)
         self.evicting = evicting
+        self.journal = journal
         committer = GroupCommitter(queue: ioQueue) { records in
-            let evicted = try Self.perform("append to", on: locked, name: name, path: path) { store in
-                let evicted = try store.append(records, limit: limit)
-                store.evicted += evicted
-                return evicted
-            }
-            idle?.noteWrite()
-            let startsAnEpisode = {
-                evicting.withLock { evicting in
-                    defer { evicting = true }
-                    return !evicting
+            try Self.commit(
+                records,
+                to: locked,
+                journal: journal,
+                name: name,
+                path: path,
+                limit: limit
+            ) { evicted in
+                idle?.noteWrite()
+                let startsAnEpisode = {
+                    evicting.withLock { evicting in
+                        defer { evicting = true }
+                        return !evicting
+                    }
+                }
+                if evicted > 0, startsAnEpisode() {
+                    logger.warning(
+                        "The \(name) at \(path) is full (\(limit) events or \(maxBytes) bytes): evicted the "
+                            + "\(evicted) oldest event(s) to keep new ones. Further evictions are counted in the "
+                            + "client's stats (evicted), and logged again once events are delivered."
+                    )
                 }
             }
-            if evicted > 0, startsAnEpisode() {
-                logger.warning(
-                    "The \(name) at \(path) is full (\(limit) events or \(maxBytes) bytes): evicted the "
-                        + "\(evicted) oldest event(s) to keep new ones. Further evictions are counted in the "
-                        + "client's stats (evicted), and logged again once events are delivered."
-                )
-            }
         }
+    }
+
+    /// One commit round (on the I/O queue): the journaled records first (they were appended
+    /// before any record of a later call), then `records`, as one unit.
+    private static func commit(
+        _ records: [Store.Record],
+        to store: Locked<Store>,
+        journal: IntakeJournal<Store.Record>?,
+        name: String,
+        path: String,
+        limit: Int,
+        afterwards: (_ evicted: Int) -> Void
+    ) throws {
+        let journaled = journal?.takePending() ?? []
+        guard !journaled.isEmpty || !records.isEmpty else { return }
+        let evicted = try perform("append to", on: store, name: name, path: path) { store in
+            let evicted = try store.append(journaled.isEmpty ? records : journaled + records, limit: limit)
+            store.evicted += evicted
+            // Under the store's lock, so that `count` never sees them in both places.
+            journal?.markCommitted(journaled.count)
+            return evicted
+        }
+        afterwards(evicted)
     }
 
     /// Appends `records`, together with concurrent callers' records; durable when this returns.
@@ -123,6 +160,68 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     nonisolated(nonsending) package func append(_ records: [Store.Record]) async throws {
         guard !records.isEmpty else { return }
         try await committer.submit(records)
+    }
+
+    /// Appends `records` for a caller that waits for them (an awaited event): with a journal,
+    /// they are encoded with `encode` and copied into it on the caller's thread, which makes
+    /// them survive a process kill at once, and the call returns without waiting for the
+    /// commit, which follows on the I/O queue before any later append, read or removal. Without
+    /// a journal, or when it is full, this is ``append(_:)``.
+    ///
+    /// A journaled commit that fails is logged and tried again (every second, and before every
+    /// later append, read or removal); its records stay in the journal meanwhile, so a process
+    /// that ends first leaves them to the next opening.
+    nonisolated(nonsending) package func appendForWaitingCaller(
+        _ records: [Store.Record],
+        encode: (Store.Record, inout [UInt8]) -> Void
+    ) async throws {
+        guard !records.isEmpty else { return }
+        if let journal {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(records.count * 2048)
+            var ends: [Int] = []
+            ends.reserveCapacity(records.count)
+            for record in records {
+                encode(record, &bytes)
+                ends.append(bytes.count)
+            }
+            switch journal.record(records, bytes: bytes, ends: ends) {
+            case .recorded(let schedulesCommit):
+                if schedulesCommit { ioQueue.async { self.commitJournaled() } }
+                return
+            case .refused:
+                break
+            }
+        }
+        try await committer.submit(records)
+    }
+
+    /// Commits the journaled records, if any (on the I/O queue); a failure is logged once per
+    /// episode and tried again in a second.
+    private func commitJournaled() {
+        guard let journal, journal.pendingCount > 0 else { return }
+        do {
+            try Self.commit([], to: store, journal: journal, name: name, path: path, limit: limit) { _ in
+                idle?.noteWrite()
+            }
+            if journalFailing.current {
+                journalFailing.set(false)
+                logger.log(.info, "The \(name) at \(path) commits again; the journaled events are in it.")
+            }
+        } catch {
+            let first = journalFailing.withLock { failing in
+                defer { failing = true }
+                return !failing
+            }
+            if first {
+                logger.log(
+                    .error,
+                    "\(error). \(journal.pendingCount) awaited event(s) wait in the intake journal, which "
+                        + "survives the process ending; trying again every second."
+                )
+            }
+            ioQueue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in self?.commitJournaled() }
+        }
     }
 
     /// Reads events with `body` (on the I/O queue); the unreadable ones it reports are dropped
@@ -152,7 +251,8 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         idle?.noteWrite()
     }
 
-    package var count: Int { store.withLock { $0.count } }
+    /// The events stored, journaled ones included.
+    package var count: Int { store.withLock { $0.count + (journal?.pendingCount ?? 0) } }
 
     package var evicted: Int { store.withLock { $0.evicted } }
 
@@ -177,13 +277,15 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         }
     }
 
-    /// ``perform(_:_:)`` on the I/O queue, behind the appends and reads queued before it.
+    /// ``perform(_:_:)`` on the I/O queue, behind the appends and reads queued before it, and
+    /// after the journaled records are committed (a read sees every awaited event).
     private func performOnIOQueue<Result: Sendable>(
         _ action: String,
         _ body: @escaping @Sendable (inout Store) throws -> Result
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             ioQueue.async {
+                self.commitJournaled()
                 continuation.resume(with: Swift.Result { try self.perform(action, body) })
             }
         }

@@ -1,0 +1,148 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitCacheSupport
+import TelemetryKitTesting
+import Testing
+
+/// The intake journal's file: what an instance that died leaves for the next opening. A copy
+/// of a live journal's file stands in for a dead instance's (nobody holds its lock).
+@Suite struct IntakeJournalTests {
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    /// Records `texts` as one append, each its own entry.
+    private func record(_ texts: [String], in journal: IntakeJournal<String>) -> IntakeJournal<String>.Recording {
+        var all: [UInt8] = []
+        var ends: [Int] = []
+        for text in texts {
+            all += bytes(text)
+            ends.append(all.count)
+        }
+        return journal.record(texts, bytes: all, ends: ends)
+    }
+
+    /// The entries a dead owner of a copy of `journal`'s file would leave.
+    private func entriesOfACopy(of journal: IntakeJournal<String>, in directory: TemporaryDirectory) throws -> [String]
+    {
+        let cache = directory.file("copy-\(UUID().uuidString).sqlite").path
+        try FileManager.default.copyItem(atPath: try #require(journal.path), toPath: cache + "-intake-dead")
+        let abandoned = AbandonedIntakeJournal.all(nextTo: cache, logger: RecordingLogger())
+        #expect(abandoned.count == 1)
+        defer { abandoned.forEach { $0.discard() } }
+        return abandoned.flatMap(\.entries).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func aDeadOwnersUncommittedEntriesAreReadBackInOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.file("events.sqlite").path
+        let journal = IntakeJournal<String>(nextTo: cache)
+        #expect(record(["refused"], in: journal) == .refused)  // not open yet
+        try journal.open()
+
+        #expect(record(["first", "second"], in: journal) == .recorded(schedulesCommit: true))
+        #expect(record(["third"], in: journal) == .recorded(schedulesCommit: false))
+        #expect(try entriesOfACopy(of: journal, in: directory) == ["first", "second", "third"])
+        // The live journal itself is locked: not anyone's to replay.
+        #expect(AbandonedIntakeJournal.all(nextTo: cache, logger: RecordingLogger()).isEmpty)
+        #expect(journal.pendingCount == 3)
+    }
+
+    @Test func committedEntriesAreNotReplayedAndAnEmptiedJournalStartsOver() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = IntakeJournal<String>(nextTo: directory.file("events.sqlite").path)
+        try journal.open()
+        _ = record(["a", "b", "c"], in: journal)
+
+        #expect(journal.takePending() == ["a", "b", "c"])
+        #expect(record(["d"], in: journal) == .recorded(schedulesCommit: true))  // after a take
+        journal.markCommitted(2)
+        #expect(try entriesOfACopy(of: journal, in: directory) == ["c", "d"])
+        journal.markCommitted(2)
+        #expect(journal.pendingCount == 0)
+        #expect(try entriesOfACopy(of: journal, in: directory) == [])
+        _ = record(["e"], in: journal)
+        #expect(try entriesOfACopy(of: journal, in: directory) == ["e"])
+        let size = try FileManager.default.attributesOfItem(atPath: try #require(journal.path))[.size] as? Int
+        #expect(size == IntakeJournal<String>.defaultCapacity)
+    }
+
+    @Test func aFullJournalRefusesUntilItsEntriesAreCommitted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = IntakeJournal<String>(nextTo: directory.file("events.sqlite").path, capacity: 64 + 4096)
+        try journal.open()
+        let big = String(repeating: "x", count: 4000)
+
+        #expect(record([big], in: journal) == .recorded(schedulesCommit: true))
+        #expect(record([String(repeating: "y", count: 100)], in: journal) == .refused)
+        #expect(journal.takePending() == [big])
+        journal.markCommitted(1)
+        #expect(record([String(repeating: "y", count: 100)], in: journal) == .recorded(schedulesCommit: true))
+    }
+
+    @Test func closingDeletesTheFileOnlyWhenEverythingIsCommitted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.file("events.sqlite").path
+        var path: String?
+        do {
+            let journal = IntakeJournal<String>(nextTo: cache)
+            try journal.open()
+            _ = record(["kept"], in: journal)
+            path = journal.path
+        }
+        let left = try #require(path)
+        #expect(FileManager.default.fileExists(atPath: left))
+        let abandoned = AbandonedIntakeJournal.all(nextTo: cache, logger: RecordingLogger())
+        #expect(abandoned.flatMap(\.entries) == [bytes("kept")])
+        abandoned.forEach { $0.discard() }
+        #expect(!FileManager.default.fileExists(atPath: left))
+
+        do {
+            let journal = IntakeJournal<String>(nextTo: cache)
+            try journal.open()
+            _ = record(["committed"], in: journal)
+            _ = journal.takePending()
+            journal.markCommitted(1)
+            path = journal.path
+        }
+        #expect(!FileManager.default.fileExists(atPath: try #require(path)))
+    }
+
+    @Test func aDamagedTailEndsTheEntriesWithAWarning() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = IntakeJournal<String>(nextTo: directory.file("events.sqlite").path)
+        try journal.open()
+        _ = record(["whole", "damaged"], in: journal)
+        let copy = directory.file("copy.sqlite").path
+        var data = try Data(contentsOf: URL(fileURLWithPath: try #require(journal.path)))
+        // The second entry's length (at 64 + 4 + 5) claims more bytes than the entries hold.
+        data.replaceSubrange(73..<77, with: [0xFF, 0xFF, 0, 0])
+        try data.write(to: URL(fileURLWithPath: copy + "-intake-dead"))
+        let logger = RecordingLogger()
+
+        let abandoned = AbandonedIntakeJournal.all(nextTo: copy, logger: logger)
+
+        #expect(abandoned.flatMap(\.entries) == [bytes("whole")])
+        #expect(logger.warnings.count == 1)
+        #expect(logger.warnings.first?.contains("damaged data") == true)
+    }
+
+    @Test func aFileThatIsNotAJournalIsMovedAsideWithAWarning() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.file("events.sqlite").path
+        try Data("not a journal at all, and far too short".utf8).write(to: URL(fileURLWithPath: cache + "-intake-x"))
+        let logger = RecordingLogger()
+
+        #expect(AbandonedIntakeJournal.all(nextTo: cache, logger: logger).isEmpty)
+
+        #expect(!FileManager.default.fileExists(atPath: cache + "-intake-x"))
+        #expect(FileManager.default.fileExists(atPath: cache + "-intake-x.corrupt"))
+        #expect(logger.warnings.first?.contains("not an intake journal") == true)
+        #expect(AbandonedIntakeJournal.all(nextTo: cache, logger: logger).isEmpty)
+        #expect(logger.warnings.count == 1)
+    }
+}

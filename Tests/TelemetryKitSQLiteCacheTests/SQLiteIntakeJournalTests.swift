@@ -1,0 +1,168 @@
+import Foundation
+import TelemetryKit
+import TelemetryKitClient
+import TelemetryKitSQLiteCache
+import TelemetryKitTesting
+import Testing
+
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
+/// The intake journal of the SQLite cache (`synchronous: .normal`): an awaited append is
+/// durable against a process kill without waiting for its commit. The tests hold SQLite's
+/// write lock from another connection, as another process would, so that the commit cannot
+/// happen while they look at the journal.
+@Suite struct SQLiteIntakeJournalTests {
+    @Test func anAwaitedAppendReturnsWhileTheDatabaseIsLockedAndIsReadAfterTheLockIsGone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        _ = try await cache.peek(limit: 1)  // the journal is open once the I/O queue got here
+        let events = EventCacheConformance.numberedEvents(1...3)
+
+        let lock = try WriteLockHolder(url)
+        // Without the journal this would wait for the commit, which waits for the lock.
+        try await cache.appendOnCallersExecutor(events, callerWaits: true)
+        let journal = try #require(journalFiles(in: directory).first)
+        #expect(try queryInt(at: url, "SELECT count(*) FROM events") == 0)
+        // What a kill -9 now would leave: the journal holds the three events.
+        let copied = directory.file("copy.sqlite-intake-dead")
+        try FileManager.default.copyItem(at: directory.file(journal), to: copied)
+        lock.release()
+
+        #expect(try await cache.peek(limit: 10) == events)
+        let fromTheCopy = try SQLiteEventCache(fileURL: directory.file("copy.sqlite"), logger: RecordingLogger())
+        #expect(try await fromTheCopy.peek(limit: 10) == events)
+        #expect(!FileManager.default.fileExists(atPath: copied.path))  // replayed, then deleted
+    }
+
+    @Test func eventsOfADeadInstancesJournalAreAppendedOnceAfterTheCommittedOnes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let events = EventCacheConformance.numberedEvents(1...4)
+        // The dead instance committed the first two and journaled all four before it died.
+        do {
+            let committed = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+            try await committed.append(Array(events.prefix(2)))
+        }
+        let other = directory.file("other.sqlite")
+        let writer = try SQLiteEventCache(fileURL: other, logger: RecordingLogger())
+        _ = try await writer.peek(limit: 1)
+        let lock = try WriteLockHolder(other)
+        try await writer.appendOnCallersExecutor(events, callerWaits: true)
+        let journal = try #require(journalFiles(in: directory).first { $0.hasPrefix("other.sqlite") })
+        try FileManager.default.copyItem(
+            at: directory.file(journal),
+            to: directory.file("events.sqlite-intake-\(UUID().uuidString)")
+        )
+        lock.release()
+
+        let logger = RecordingLogger()
+        let reopened = try SQLiteEventCache(fileURL: url, logger: logger)
+        #expect(try await reopened.peek(limit: 10) == events)
+        #expect(await reopened.count() == 4)
+        #expect(logger.messages(at: .info).contains { $0.contains("Appended 2 event(s)") })
+        // The copy is gone once replayed; the earlier instance's own once it closed.
+        try await waitUntil { journalFiles(in: directory).filter { $0.hasPrefix("events.sqlite") }.count == 1 }
+    }
+
+    @Test func closingTheCacheDeletesItsJournalAndAFullSyncCacheHasNone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let cache = try SQLiteEventCache(fileURL: directory.file("normal.sqlite"), logger: RecordingLogger())
+            _ = try await cache.peek(limit: 1)
+            try await cache.appendOnCallersExecutor(EventCacheConformance.numberedEvents(1...2), callerWaits: true)
+            #expect(journalFiles(in: directory).count == 1)
+            #expect(try await cache.peek(limit: 10).count == 2)
+        }
+        try await waitUntil { journalFiles(in: directory).isEmpty }
+
+        let full = try SQLiteEventCache(
+            fileURL: directory.file("full.sqlite"),
+            synchronous: .full,
+            logger: RecordingLogger()
+        )
+        _ = try await full.peek(limit: 1)
+        try await full.appendOnCallersExecutor(EventCacheConformance.numberedEvents(1...2), callerWaits: true)
+        #expect(journalFiles(in: directory).isEmpty)
+        #expect(try await full.peek(limit: 10).count == 2)
+    }
+
+    /// The client passes `callerWaits` for an awaited `send` only: its intake task's groups
+    /// wait for their commits (and are committed in groups).
+    @Test func theClientsAwaitedSendIsJournaledAndItsFireAndForgetIsNot() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        _ = try await cache.peek(limit: 1)
+        let client = TelemetryClient(
+            configuration: TelemetryClient.Configuration(appID: "JOURNAL-APP"),
+            destinations: [Destination(id: "main", transmitter: SpyEventTransmitter(), cache: cache)],
+            storage: InMemoryProcessorStorage(),
+            logger: RecordingLogger()
+        )
+        await client.start()
+
+        let lock = try WriteLockHolder(url)
+        #expect(await client.send("Awaited.event") == .cached)
+        client.event("FireAndForget.event")
+        // The fire-and-forget event waits for a commit behind the lock: not in the journal.
+        try await Task.sleep(for: .milliseconds(100))
+        let journal = try #require(journalFiles(in: directory).first)
+        let bytes = try Data(contentsOf: directory.file(journal))
+        #expect(bytes.range(of: Data("Awaited.event".utf8)) != nil)
+        #expect(bytes.range(of: Data("FireAndForget.event".utf8)) == nil)
+        lock.release()
+        await client.waitUntilProcessed()
+        #expect(try await cache.peek(limit: 10).map(\.type) == ["Awaited.event", "FireAndForget.event"])
+        await client.shutdown()
+    }
+}
+
+/// The names of the intake journals in `directory`.
+func journalFiles(in directory: TemporaryDirectory) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []
+    return names.filter { $0.contains("-intake-") && !$0.contains(".corrupt") }.sorted()
+}
+
+/// Polls `condition` every 10 ms for up to 10 s.
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<1000 where !condition() {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(condition())
+}
+
+/// SQLite's write lock on a database, held by a connection of its own (as another process
+/// would hold it) until ``release()``.
+final class WriteLockHolder {
+    private var handle: OpaquePointer?
+
+    init(_ url: URL) throws {
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+            sqlite3_close_v2(handle)
+            throw SQLiteTestError(description: "cannot open \(url.path)")
+        }
+        sqlite3_busy_timeout(handle, 5000)
+        guard sqlite3_exec(handle, "BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK else {
+            sqlite3_close_v2(handle)
+            throw SQLiteTestError(description: "cannot lock \(url.path)")
+        }
+    }
+
+    func release() {
+        guard let handle else { return }
+        sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    deinit { release() }
+}
