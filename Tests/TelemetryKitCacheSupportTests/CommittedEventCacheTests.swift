@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitCacheSupport
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 
@@ -175,6 +176,99 @@ struct CommittedEventCacheTests {
             try await frame.append([Self.event(index)])
             try await frame.remove(ids: [UUID()])
         }
+    }
+
+    private static func journaledFrame(
+        capacity: Int = IntakeJournal<Event>.defaultCapacity,
+        logger: RecordingLogger,
+        directory: TemporaryDirectory
+    ) throws -> (CommittedEventCache<ArrayStore>, IntakeJournal<Event>) {
+        let journal = IntakeJournal<Event>(nextTo: directory.file("events").path, capacity: capacity)
+        try journal.open()
+        let frame = CommittedEventCache(
+            store: ArrayStore(),
+            name: "test event cache",
+            path: "/data/events",
+            limit: 1_000,
+            maxBytes: 1_000_000,
+            logger: logger,
+            journal: journal
+        )
+        return (frame, journal)
+    }
+
+    /// Polls `condition` every 10 ms for up to 10 s.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<1000 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(condition())
+    }
+
+    /// An awaited append is kept by the journal while the store fails: it returns, its events
+    /// count as queued, the failure is logged once, and the retry commits them once the store
+    /// works again.
+    @Test func journaledEventsWaitOutAFailingStoreAndAreCommittedOnceItWorks() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logger = RecordingLogger()
+        let (frame, journal) = try Self.journaledFrame(logger: logger, directory: directory)
+        try frame.perform("break") { $0.failing = true }
+
+        try await frame.appendForWaitingCaller([Self.event(1), Self.event(2)]) { EventJSONCodec.encode($0, into: &$1) }
+
+        #expect(frame.count == 2)
+        try await Self.waitUntil { !logger.messages(at: .error).isEmpty }
+        let errors = logger.messages(at: .error)
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("Cannot append to the test event cache: disk full") == true)
+        #expect(errors.first?.contains("2 awaited event(s) wait in the intake journal") == true)
+        #expect(journal.pendingCount == 2)
+
+        try frame.perform("repair") { $0.failing = false }
+        try await Self.waitUntil { frame.inspect(\.events.count) == 2 }
+        #expect(frame.inspect(\.events).map(\.type) == ["Event.1", "Event.2"])
+        #expect(journal.pendingCount == 0)
+        #expect(frame.count == 2)
+        try await Self.waitUntil { logger.messages(at: .info).contains { $0.contains("commits again") } }
+        #expect(logger.messages(at: .error).count == 1)
+    }
+
+    /// An append the journal has no room for waits for a commit, which writes the journaled
+    /// events first: order holds, and the journal is empty afterwards. The I/O queue is held
+    /// by a removal meanwhile, so nothing commits before the third append is refused.
+    @Test func anAppendThatDoesNotFitTheJournalWaitsForACommitBehindTheJournaledOnes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = IntakeJournal<Event>(nextTo: directory.file("events").path, capacity: 64 + 4096)
+        try journal.open()
+        let holding = Locked(false)
+        let release = DispatchSemaphore(value: 0)
+        let frame = CommittedEventCache(
+            store: ArrayStore(duringRemoval: {
+                holding.set(true)
+                release.wait()
+            }),
+            name: "test event cache",
+            path: "/data/events",
+            limit: 1_000,
+            maxBytes: 1_000_000,
+            logger: RecordingLogger(),
+            journal: journal
+        )
+        let padded: (Event, inout [UInt8]) -> Void = { _, bytes in bytes += [UInt8](repeating: 0x78, count: 1500) }
+        let removal = Task { try await frame.remove(ids: [UUID()]) }
+        try await Self.waitUntil { holding.current }
+
+        try await frame.appendForWaitingCaller([Self.event(1), Self.event(2)], encode: padded)
+        #expect(journal.pendingCount == 2)  // 2 × 1,504 bytes of 4,096: a third does not fit
+        let third = Task { try await frame.appendForWaitingCaller([Self.event(3)], encode: padded) }
+        release.signal()
+        try await third.value
+        try await removal.value
+
+        #expect(frame.inspect(\.events).map(\.type) == ["Event.1", "Event.2", "Event.3"])
+        #expect(journal.pendingCount == 0)
     }
 
     /// A read, a removal and clearing, each through the I/O queue, see what came before them.
