@@ -211,6 +211,9 @@ final class Intake: Sendable {
         }
     }
 
+    /// Items waiting for the consumer (tests use it to know a barrier is queued).
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+
     func add(_ counters: Counters) {
         state.withLock { $0.counters.add(counters) }
     }

@@ -338,6 +338,10 @@ public final class TelemetryClient: Sendable {
 
     var isRunning: Bool { runtime.withLock { $0.phase == .running } }  // for TelemetryClient+Lifecycle.swift
 
+    /// Items queued for the intake's consumer: what tests wait for to know that a send or a
+    /// barrier is queued behind the item being processed.
+    var queuedItemCount: Int { intake.pendingCount }
+
     /// Waits until every event sent so far went through the pipeline and into the caches.
     public func waitUntilProcessed() async {
         guard runtime.withLock({ $0.phase == .running }) else { return }
@@ -466,24 +470,27 @@ public final class TelemetryClient: Sendable {
                 }
                 if let continuation { waiting.append((continuation, outcome)) }
             case .barrier(let continuation):
-                inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
+                // Someone waits for this group (`waitUntilProcessed`, `initialize`).
+                inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: true)
                 await inFlight?.value
                 inFlight = nil
                 continuation.resume()
             }
         }
-        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
+        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: false)
         intake.add(counters)
         return inFlight
     }
 
     /// Waits for the append in flight (`previous`), then starts appending `events` (none:
     /// returns `previous`, done); the new append resumes the awaited sends among them with
-    /// what happened.
+    /// what happened. It is made for a waiting caller (see `CallerExecutorAppending`) when
+    /// `callerWaits` says so (a barrier follows) or an awaited send is among them.
     private func startAppend(
         _ events: inout [Event],
         resuming waiting: inout [Waiting],
-        after previous: Task<Void, Never>?
+        after previous: Task<Void, Never>?,
+        callerWaits: Bool
     ) async -> Task<Void, Never>? {
         guard !events.isEmpty || !waiting.isEmpty else { return previous }
         await previous?.value
@@ -491,7 +498,7 @@ public final class TelemetryClient: Sendable {
         events.removeAll(keepingCapacity: true)
         waiting.removeAll(keepingCapacity: true)
         return Task {
-            let heldFor = await self.append(group, callerWaits: false)
+            let heldFor = await self.append(group, callerWaits: callerWaits || !waiters.isEmpty)
             let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
             for (continuation, known) in waiters {
                 continuation.resume(returning: known ?? outcome)
@@ -556,8 +563,8 @@ public final class TelemetryClient: Sendable {
     /// Hands `events` to every destination's dispatcher, which caches them or holds them in
     /// memory when its cache fails (see ``CacheOverflow``); returns those destinations' ids.
     ///
-    /// `callerWaits`: an awaited `send` processed inline waits for this (see
-    /// `CallerExecutorAppending`); the intake task's groups do not.
+    /// `callerWaits`: someone waits for this append (an awaited `send`, a barrier), see
+    /// `CallerExecutorAppending`; the intake task's other groups are committed in groups.
     nonisolated(nonsending) private func append(_ events: [Event], callerWaits: Bool) async -> [String] {
         guard !events.isEmpty else { return [] }
         var heldFor: [String] = []

@@ -13,9 +13,11 @@ enum DurableCacheKind: String, CaseIterable, Sendable {
 
     var fileName: String { self == .sqlite ? "events.sqlite" : "events.jsonl" }
 
+    /// Opens the cache with limits far above what a test sends, as the crash tester does:
+    /// nothing is evicted (a run of the kill test queues over 100,000 events into SQLite).
     func open(_ url: URL, logger: any Logging) throws -> any EventCaching {
         switch self {
-        case .sqlite: return try SQLiteEventCache(fileURL: url, limit: 1_000_000, logger: logger)
+        case .sqlite: return try SQLiteEventCache(fileURL: url, limit: 10_000_000, maxBytes: 1 << 40, logger: logger)
         case .jsonlines: return try JSONLinesEventCache(fileURL: url, limit: 1_000_000, logger: logger)
         }
     }

@@ -4,6 +4,8 @@ import TelemetryKit
 import TelemetryKitTesting
 import Testing
 
+@testable import TelemetryKitClient
+
 /// An awaited `send` runs on the caller's executor (`nonisolated(nonsending)`): from an actor
 /// (the main actor in an app) it leaves that actor only where something needs to run
 /// elsewhere. Measured without timing: every hop back to the caller is a job enqueued on the
@@ -54,6 +56,97 @@ struct CallerExecutorTests {
         func count() async -> Int { await base.count() }
         func removeAll() async throws { try await base.removeAll() }
         func evictedCount() async -> Int { await base.evictedCount() }
+    }
+
+    /// A cache that is appended to on the caller's executor and records, per append, how many
+    /// events came and whether a caller waited for them (the SQLite cache journals those).
+    final class WaitRecordingCache: CallerExecutorAppending {
+        let base = InMemoryEventCache()
+        let appends = Locked<[(count: Int, callerWaits: Bool)]>([])
+
+        nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
+            appends.withLock { $0.append((events.count, callerWaits)) }
+            try await base.append(events)
+        }
+        func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
+        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
+        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
+        func count() async -> Int { await base.count() }
+        func removeAll() async throws { try await base.removeAll() }
+        func evictedCount() async -> Int { await base.evictedCount() }
+    }
+
+    /// Holds the processing of events named "Gate" until ``release()``: the intake's consumer
+    /// is busy meanwhile, so what is sent then queues up behind it.
+    final class Gate: EventProcessor {
+        private let state = Locked<(entered: Bool, waiter: CheckedContinuation<Void, Never>?, open: Bool)>(
+            (false, nil, false)
+        )
+
+        var entered: Bool { state.current.entered }
+
+        func process(
+            _ input: EventInput,
+            context: EventContext,
+            next: @Sendable (EventInput, EventContext) async throws -> Event
+        ) async throws -> Event {
+            guard input.name == "Gate" else { return try await next(input, context) }
+            await withCheckedContinuation { continuation in
+                let open = state.withLock { state -> Bool in
+                    state.entered = true
+                    if !state.open { state.waiter = continuation }
+                    return state.open
+                }
+                if open { continuation.resume() }
+            }
+            return try await next(input, context)
+        }
+
+        func release() {
+            state.withLock { state in
+                state.open = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+    }
+
+    /// Polls `condition` every 5 ms for up to 10 s.
+    private static func waitUntil(_ condition: () async -> Bool) async throws {
+        for _ in 0..<2000 where !(await condition()) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await condition())
+    }
+
+    /// An awaited send, and the group a `waitUntilProcessed` waits for, are appended for a
+    /// waiting caller; fire-and-forget events that nobody waits for are not.
+    @Test func appendsSayWhetherACallerWaitsForThem() async throws {
+        let cache = WaitRecordingCache()
+        let gate = Gate()
+        let client = await Self.client(processors: [Tagging(), gate], cache: cache)
+
+        client.event("FireAndForget.alone")
+        try await Self.waitUntil { await cache.count() == 1 }
+        #expect(cache.appends.current.map(\.callerWaits) == [false])
+
+        #expect(await client.send("Awaited.event") == .cached)
+        #expect(cache.appends.current.map(\.callerWaits) == [false, true])
+
+        // Five events and a barrier queued while the consumer holds the gate: one take.
+        client.event("Gate")
+        try await Self.waitUntil { gate.entered }
+        for number in 0..<5 { client.event("FireAndForget.then", parameters: ["number": number]) }
+        let barrier = Task { await client.waitUntilProcessed() }
+        try await Self.waitUntil { client.queuedItemCount == 6 }
+        gate.release()
+        await barrier.value
+
+        let appends = cache.appends.current
+        #expect(appends.map(\.count) == [1, 1, 1, 5])
+        #expect(appends.map(\.callerWaits) == [false, true, false, true])
+        #expect(await cache.count() == 8)
+        await client.shutdown()
     }
 
     private static func client(processors: [any EventProcessor], cache: any EventCaching) async -> TelemetryClient {

@@ -176,16 +176,18 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         encode: (Store.Record, inout [UInt8]) -> Void
     ) async throws {
         guard !records.isEmpty else { return }
-        if let journal {
+        // Encoding stops as soon as the records cannot fit: a large group is not encoded
+        // only to be refused.
+        if let journal, case let room = journal.freeBytes, room > 0 {
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(records.count * 2048)
+            bytes.reserveCapacity(min(room, records.count * 2048))
             var ends: [Int] = []
             ends.reserveCapacity(records.count)
-            for record in records {
+            for record in records where bytes.count + 4 * ends.count <= room {
                 encode(record, &bytes)
                 ends.append(bytes.count)
             }
-            switch journal.record(records, bytes: bytes, ends: ends) {
+            switch ends.count == records.count ? journal.record(records, bytes: bytes, ends: ends) : .refused {
             case .recorded(let schedulesCommit):
                 if schedulesCommit { ioQueue.async { self.commitJournaled() } }
                 return

@@ -185,6 +185,11 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
     /// Records journaled and not yet committed.
     package var pendingCount: Int { state.withLock { $0.pending.count } }
 
+    /// The bytes of entries (each 4 more than its encoding) that fit now; 0 until ``open()``.
+    package var freeBytes: Int {
+        state.withLock { $0.mapping == nil ? 0 : capacity - $0.end }
+    }
+
     /// The oldest `count` pending records were committed: the journal no longer needs them,
     /// and once nothing is pending it starts again from the beginning.
     package func markCommitted(_ count: Int) {
