@@ -68,8 +68,8 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// Where an awaited append goes instead of waiting for its commit (see
     /// ``appendForWaitingCaller(_:encode:)``); nil when every append waits.
     private let journal: IntakeJournal<Store.Record>?
-    /// A commit of journaled records has failed and not succeeded since: logged once.
-    private let journalFailing = Locked(false)
+    /// Journaled commits that fail: logged once per episode, retried by one timer at a time.
+    private let journalFailure = Locked((failing: false, retryScheduled: false))
 
     /// Creates the frame around `store`.
     ///
@@ -201,28 +201,46 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// Commits the journaled records, if any (on the I/O queue); a failure is logged once per
     /// episode and tried again in a second.
     private func commitJournaled() {
-        guard let journal, journal.pendingCount > 0 else { return }
-        do {
-            try Self.commit([], to: store, journal: journal, name: name, path: path, limit: limit) { _ in
-                idle?.noteWrite()
+        guard let journal else { return }
+        if journal.pendingCount > 0 {
+            do {
+                try Self.commit([], to: store, journal: journal, name: name, path: path, limit: limit) { _ in
+                    idle?.noteWrite()
+                }
+            } catch {
+                noteJournalFailure(error, pending: journal.pendingCount)
+                return
             }
-            if journalFailing.current {
-                journalFailing.set(false)
-                logger.log(.info, "The \(name) at \(path) commits again; the journaled events are in it.")
-            }
-        } catch {
-            let first = journalFailing.withLock { failing in
-                defer { failing = true }
-                return !failing
-            }
-            if first {
-                logger.log(
-                    .error,
-                    "\(error). \(journal.pendingCount) awaited event(s) wait in the intake journal, which "
-                        + "survives the process ending; trying again every second."
-                )
-            }
-            ioQueue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in self?.commitJournaled() }
+        }
+        // Committed here or by an append's round: an episode of failures is over.
+        let recovered = journalFailure.withLock { state in
+            defer { state.failing = false }
+            return state.failing && journal.pendingCount == 0
+        }
+        if recovered {
+            logger.log(.info, "The \(name) at \(path) commits again; the journaled events are in it.")
+        }
+    }
+
+    /// Logs the first failure of an episode and schedules one retry (however many reads and
+    /// appends meet the failure meanwhile).
+    private func noteJournalFailure(_ error: any Error, pending: Int) {
+        let (first, schedules) = journalFailure.withLock { state in
+            defer { (state.failing, state.retryScheduled) = (true, true) }
+            return (!state.failing, !state.retryScheduled)
+        }
+        if first {
+            logger.log(
+                .error,
+                "\(error). \(pending) awaited event(s) wait in the intake journal, which survives the "
+                    + "process ending; trying again every second."
+            )
+        }
+        guard schedules else { return }
+        ioQueue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
+            guard let self else { return }
+            journalFailure.withLock { $0.retryScheduled = false }
+            commitJournaled()
         }
     }
 
