@@ -197,14 +197,6 @@ struct CommittedEventCacheTests {
         return (frame, journal)
     }
 
-    /// Polls `condition` every 10 ms for up to 10 s.
-    private static func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<1000 where !condition() {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(condition())
-    }
-
     /// An awaited append is kept by the journal while the store fails: it returns, its events
     /// count as queued, the failure is logged once, and the retry commits them once the store
     /// works again.
@@ -218,7 +210,7 @@ struct CommittedEventCacheTests {
         try await frame.appendForWaitingCaller([Self.event(1), Self.event(2)]) { EventJSONCodec.encode($0, into: &$1) }
 
         #expect(frame.count == 2)
-        try await Self.waitUntil { !logger.messages(at: .error).isEmpty }
+        #expect(await conditionHolds { !logger.messages(at: .error).isEmpty })
         let errors = logger.messages(at: .error)
         #expect(errors.count == 1)
         #expect(errors.first?.contains("Cannot append to the test event cache: disk full") == true)
@@ -226,11 +218,11 @@ struct CommittedEventCacheTests {
         #expect(journal.pendingCount == 2)
 
         try frame.perform("repair") { $0.failing = false }
-        try await Self.waitUntil { frame.inspect(\.events.count) == 2 }
+        #expect(await conditionHolds { frame.inspect(\.events.count) == 2 })
         #expect(frame.inspect(\.events).map(\.type) == ["Event.1", "Event.2"])
         #expect(journal.pendingCount == 0)
         #expect(frame.count == 2)
-        try await Self.waitUntil { logger.messages(at: .info).contains { $0.contains("commits again") } }
+        #expect(await conditionHolds { logger.messages(at: .info).contains { $0.contains("commits again") } })
         #expect(logger.messages(at: .error).count == 1)
     }
 
@@ -258,11 +250,13 @@ struct CommittedEventCacheTests {
         )
         let padded: (Event, inout [UInt8]) -> Void = { _, bytes in bytes += [UInt8](repeating: 0x78, count: 1500) }
         let removal = Task { try await frame.remove(ids: [UUID()]) }
-        try await Self.waitUntil { holding.current }
+        #expect(await conditionHolds { holding.current })
 
         try await frame.appendForWaitingCaller([Self.event(1), Self.event(2)], encode: padded)
         #expect(journal.pendingCount == 2)  // 2 × 1,504 bytes of 4,096: a third does not fit
         let third = Task { try await frame.appendForWaitingCaller([Self.event(3)], encode: padded) }
+        // Refused by the journal, it waits for the committer's next round.
+        #expect(await conditionHolds { frame.queuedAppends == 1 })
         release.signal()
         try await third.value
         try await removal.value

@@ -111,14 +111,6 @@ struct CallerExecutorTests {
         }
     }
 
-    /// Polls `condition` every 5 ms for up to 10 s.
-    private static func waitUntil(_ condition: () async -> Bool) async throws {
-        for _ in 0..<2000 where !(await condition()) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(await condition())
-    }
-
     /// An awaited send, and the group a `waitUntilProcessed` waits for, are appended for a
     /// waiting caller; fire-and-forget events that nobody waits for are not.
     @Test func appendsSayWhetherACallerWaitsForThem() async throws {
@@ -127,7 +119,7 @@ struct CallerExecutorTests {
         let client = await Self.client(processors: [Tagging(), gate], cache: cache)
 
         client.event("FireAndForget.alone")
-        try await Self.waitUntil { await cache.count() == 1 }
+        #expect(await conditionHolds { await cache.count() == 1 })
         #expect(cache.appends.current.map(\.callerWaits) == [false])
 
         #expect(await client.send("Awaited.event") == .cached)
@@ -135,10 +127,10 @@ struct CallerExecutorTests {
 
         // Five events and a barrier queued while the consumer holds the gate: one take.
         client.event("Gate")
-        try await Self.waitUntil { gate.entered }
+        #expect(await conditionHolds { gate.entered })
         for number in 0..<5 { client.event("FireAndForget.then", parameters: ["number": number]) }
         let barrier = Task { await client.waitUntilProcessed() }
-        try await Self.waitUntil { client.queuedItemCount == 6 }
+        #expect(await conditionHolds { client.queuedItemCount == 6 })
         gate.release()
         await barrier.value
 

@@ -68,7 +68,9 @@ import CSQLite
         #expect(await reopened.count() == 4)
         #expect(logger.messages(at: .info).contains { $0.contains("Appended 2 event(s)") })
         // The copy is gone once replayed; the earlier instance's own once it closed.
-        try await waitUntil { journalFiles(in: directory).filter { $0.hasPrefix("events.sqlite") }.count == 1 }
+        #expect(
+            await conditionHolds { journalFiles(in: directory).filter { $0.hasPrefix("events.sqlite") }.count == 1 }
+        )
     }
 
     @Test func closingTheCacheDeletesItsJournalAndAFullSyncCacheHasNone() async throws {
@@ -81,7 +83,7 @@ import CSQLite
             #expect(journalFiles(in: directory).count == 1)
             #expect(try await cache.peek(limit: 10).count == 2)
         }
-        try await waitUntil { journalFiles(in: directory).isEmpty }
+        #expect(await conditionHolds { journalFiles(in: directory).isEmpty })
 
         let full = try SQLiteEventCache(
             fileURL: directory.file("full.sqlite"),
@@ -130,14 +132,6 @@ import CSQLite
 func journalFiles(in directory: TemporaryDirectory) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []
     return names.filter { $0.contains("-intake-") && !$0.contains(".corrupt") }.sorted()
-}
-
-/// Polls `condition` every 10 ms for up to 10 s.
-func waitUntil(_ condition: () -> Bool) async throws {
-    for _ in 0..<1000 where !condition() {
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    #expect(condition())
 }
 
 /// SQLite's write lock on a database, held by a connection of its own (as another process

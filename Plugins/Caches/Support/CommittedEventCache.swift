@@ -271,6 +271,9 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         idle?.noteWrite()
     }
 
+    /// Appends waiting for the next commit round (diagnostics and tests).
+    package var queuedAppends: Int { committer.queuedSubmissions }
+
     /// The events stored, journaled ones included.
     package var count: Int { store.withLock { $0.count + (journal?.pendingCount ?? 0) } }
 
