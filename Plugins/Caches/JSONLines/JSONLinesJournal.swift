@@ -38,7 +38,7 @@ struct JournalFailure: Error, CustomStringConvertible {
         self.code = code
     }
 
-    var description: String { "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))" }
+    var description: String { "\(operation) failed: \(systemErrorDescription(code))" }
 }
 
 /// The journal file and the positions of its live events.

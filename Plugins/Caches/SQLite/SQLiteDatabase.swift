@@ -362,15 +362,18 @@ struct SQLiteDatabase {
         }
         let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw EventCacheError("Cannot create the SQLite event cache file: \(errnoDescription())", path: path)
+            throw EventCacheError("Cannot create the SQLite event cache file: \(systemErrorDescription())", path: path)
         }
         close(descriptor)
     }
 
-    /// Moves a damaged database and its WAL files aside (`asidePath` is unused).
+    /// Moves a damaged database and its `-wal` and `-shm` files to `asidePath` (plus suffix).
     private static func moveAside(_ path: String, to asidePath: String) throws {
         guard rename(path, asidePath) == 0 else {
-            throw EventCacheError("Cannot move the damaged SQLite event cache aside: \(errnoDescription())", path: path)
+            throw EventCacheError(
+                "Cannot move the damaged SQLite event cache aside: \(systemErrorDescription())",
+                path: path
+            )
         }
         for suffix in ["-wal", "-shm"] {
             unlink(asidePath + suffix)
@@ -379,9 +382,4 @@ struct SQLiteDatabase {
             }
         }
     }
-}
-
-private func errnoDescription() -> String {
-    let code = errno
-    return "\(String(cString: strerror(code))) (errno \(code))"
 }

@@ -123,17 +123,17 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
         let path = Self.filePrefix(for: cachePath) + UUID().uuidString
         let descriptor = createExclusively(path)
         guard descriptor >= 0 else {
-            throw EventCacheError("Cannot create the intake journal: \(errnoText())", path: path)
+            throw EventCacheError("Cannot create the intake journal: \(systemErrorDescription())", path: path)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, ftruncate(descriptor, off_t(capacity)) == 0 else {
-            let message = errnoText()
+            let message = systemErrorDescription()
             close(descriptor)
             unlink(path)
             throw EventCacheError("Cannot prepare the intake journal: \(message)", path: path)
         }
         let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
         guard let address, address != MAP_FAILED else {
-            let message = errnoText()
+            let message = systemErrorDescription()
             close(descriptor)
             unlink(path)
             throw EventCacheError("Cannot map the intake journal: \(message)", path: path)
@@ -357,9 +357,4 @@ private func openForReplay(_ path: String) -> Int32 {
 
 private func readFile(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
-}
-
-private func errnoText() -> String {
-    let code = errno
-    return "\(String(cString: strerror(code))) (errno \(code))"
 }

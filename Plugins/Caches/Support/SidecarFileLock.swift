@@ -52,7 +52,7 @@ package final class SidecarFileLock {
         package var code: Int32
 
         package var description: String {
-            "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+            "\(operation) \(path) failed: \(systemErrorDescription(code))"
         }
     }
 
