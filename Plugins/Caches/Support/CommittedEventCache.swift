@@ -212,10 +212,11 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
                 return
             }
         }
-        // Committed here or by an append's round: an episode of failures is over.
+        // Committed here, or nothing was left (an append's round committed it): an episode
+        // of failures is over.
         let recovered = journalFailure.withLock { state in
             defer { state.failing = false }
-            return state.failing && journal.pendingCount == 0
+            return state.failing
         }
         if recovered {
             logger.log(.info, "The \(name) at \(path) commits again; the journaled events are in it.")

@@ -57,6 +57,7 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
     static var headerSize: Int { 64 }
     static var magic: [UInt8] { Array("TKINTAKE".utf8) }
     static var formatVersion: UInt32 { 1 }
+    static var versionField: Int { 8 }
     static var committedOffsetField: Int { 16 }
     static var endOffsetField: Int { 24 }
 
@@ -77,8 +78,7 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
 
     private struct State {
         var mapping: Mapping?
-        /// Where the uncommitted entries begin, and where the entries end.
-        var committed = IntakeJournal.headerSize
+        /// Where the entries end (the uncommitted ones begin at the first pending one's start).
         var end = IntakeJournal.headerSize
         /// Records journaled and not yet committed, oldest first, with the offset of each entry.
         var pending: [(record: Record, start: Int)] = []
@@ -139,7 +139,7 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
             throw EventCacheError("Cannot map the intake journal: \(message)", path: path)
         }
         Self.magic.withUnsafeBytes { address.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        address.storeBytes(of: Self.formatVersion.littleEndian, toByteOffset: 8, as: UInt32.self)
+        address.storeBytes(of: Self.formatVersion.littleEndian, toByteOffset: Self.versionField, as: UInt32.self)
         Self.writeOffsets(committed: Self.headerSize, end: Self.headerSize, at: address)
         state.withLock { $0.mapping = Mapping(base: address, descriptor: descriptor, path: path) }
     }
@@ -196,14 +196,10 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
         guard count > 0 else { return }
         state.withLock { state in
             state.pending.removeFirst(min(count, state.pending.count))
-            if let first = state.pending.first {
-                state.committed = first.start
-            } else {
-                state.committed = Self.headerSize
-                state.end = Self.headerSize
-            }
+            if state.pending.isEmpty { state.end = Self.headerSize }
             if let mapping = state.mapping {
-                Self.writeOffsets(committed: state.committed, end: state.end, at: mapping.base)
+                let committed = state.pending.first?.start ?? Self.headerSize
+                Self.writeOffsets(committed: committed, end: state.end, at: mapping.base)
             }
         }
     }
@@ -307,15 +303,16 @@ package final class AbandonedIntakeJournal {
         guard bytes.count >= headerSize else { return .notAJournal("\(bytes.count) bytes, shorter than a header") }
         guard Array(bytes[0..<8]) == IntakeJournal<Never>.magic else { return .notAJournal("no TKINTAKE header") }
         let version = bytes.withUnsafeBytes {
-            UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: IntakeJournal<Never>.versionField, as: UInt32.self))
         }
         guard version == IntakeJournal<Never>.formatVersion else { return .notAJournal("format version \(version)") }
-        let (committed, end) = bytes.withUnsafeBytes { raw in
-            (
-                Int(truncatingIfNeeded: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))),
-                Int(truncatingIfNeeded: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
-            )
+        func offset(at field: Int) -> Int {
+            bytes.withUnsafeBytes {
+                Int(truncatingIfNeeded: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: field, as: UInt64.self)))
+            }
         }
+        let committed = offset(at: IntakeJournal<Never>.committedOffsetField)
+        let end = offset(at: IntakeJournal<Never>.endOffsetField)
         // A header of zeros is a journal discarded by another opening.
         if committed == 0 && end == 0 { return .entries([], damage: nil) }
         guard headerSize <= committed, committed <= end else {
