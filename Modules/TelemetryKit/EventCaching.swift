@@ -54,8 +54,8 @@ package protocol CallerExecutorAppending: EventCaching {
     ///
     /// - Parameter callerWaits: a caller waits for this append (an awaited event), so making
     ///   the events durable without waiting for a commit is worth a little work on its
-    ///   executor (the SQLite cache's intake journal); `false` for the client's own intake
-    ///   task, whose appends are best committed in groups.
+    ///   executor (the SQLite cache's intake journal); `false` when nobody waits (fire-and-forget
+    ///   groups, held events appended again), whose appends are best committed in groups.
     nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws
 }
 

@@ -124,7 +124,7 @@ final class CacheOverflow: Sendable {
     ///
     /// Only the client's intake calls this (one call at a time). At most ``limit`` events per
     /// call, so that a call never drops its own events and its caller can report them held.
-    /// `callerWaits`: a caller waits for this append (see `CallerExecutorAppending`).
+    /// `callerWaits`: someone waits for this append (see `CallerExecutorAppending`).
     nonisolated(nonsending) func append(_ events: [Event], callerWaits: Bool) async -> AppendResult {
         let direct = state.withLock { $0.count == 0 && !$0.busy }
         if direct, let inMemoryCache {

@@ -120,8 +120,8 @@ actor Dispatcher {
     // MARK: Intake
 
     /// Appends `events` to the cache after any held in memory, or holds them there when the
-    /// cache fails (see ``CacheOverflow``); returns whether they are held. `callerWaits`: an
-    /// awaited `send` waits for this (see `CallerExecutorAppending`).
+    /// cache fails (see ``CacheOverflow``); returns whether they are held. `callerWaits`: someone
+    /// waits for this (an awaited `send`, a barrier; see `CallerExecutorAppending`).
     ///
     /// `nonisolated(nonsending)`: it runs on the client's intake (or an inline `send`'s
     /// executor), so a working cache is appended to without a hop onto this actor; only a
