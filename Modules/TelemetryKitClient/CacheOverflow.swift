@@ -96,10 +96,18 @@ final class CacheOverflow: Sendable {
         }
     }
 
-    init(cache: any EventCaching, limit: Int, destinationID: String, logger: any Logging) {
+    /// - Parameter callerExecutorCache: `cache` again when it is a `CallerExecutorAppending`
+    ///   (the destination knows; see `Destination.callerExecutorCache`).
+    init(
+        cache: any EventCaching,
+        callerExecutorCache: (any CallerExecutorAppending)?,
+        limit: Int,
+        destinationID: String,
+        logger: any Logging
+    ) {
         self.cache = cache
         self.inMemoryCache = cache as? InMemoryEventCache
-        self.callerExecutorCache = cache as? any CallerExecutorAppending
+        self.callerExecutorCache = callerExecutorCache
         self.limit = max(1, limit)
         self.destinationID = destinationID
         self.logger = logger

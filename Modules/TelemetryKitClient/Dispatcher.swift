@@ -64,6 +64,7 @@ actor Dispatcher {
         self.destination = destination
         self.overflow = CacheOverflow(
             cache: destination.cache,
+            callerExecutorCache: destination.callerExecutorCache,
             limit: destination.policy.overflowLimit,
             destinationID: destination.id,
             logger: logger

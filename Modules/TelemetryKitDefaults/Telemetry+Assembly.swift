@@ -156,7 +156,7 @@ extension Telemetry {
         for configuration: Config,
         logger: any Logging,
         clock: any TelemetryClock
-    ) throws(TelemetryError) -> any EventCaching {
+    ) throws(TelemetryError) -> SQLiteEventCache {
         do {
             let directory =
                 try dataDirectory(for: configuration) ?? StorageDirectory.applicationSupport(appID: configuration.appID)
@@ -192,7 +192,7 @@ extension Telemetry {
         clock: any TelemetryClock
     ) async throws(TelemetryError) -> TelemetryClient {
         // Each default is built only when no override is given.
-        var openingCache: OpeningOffThread<any EventCaching>?
+        var openingCache: OpeningOffThread<SQLiteEventCache>?
         if cache == nil {
             openingCache = OpeningOffThread { () throws(TelemetryError) in
                 try defaultCache(for: configuration, logger: logger, clock: clock)
@@ -213,19 +213,23 @@ extension Telemetry {
             }
         }
         let processors = processors ?? defaultProcessors(for: configuration)
-        let madeCache: any EventCaching
+        let mainDestination: Destination
         if let cache {
-            madeCache = cache
+            mainDestination = Destination(
+                id: defaultDestinationID,
+                transmitter: madeTransmitter,
+                cache: cache,
+                policy: configuration.deliveryPolicy
+            )
         } else {
             // Non-nil: made above exactly when no cache was given.
-            madeCache = try await openingCache!.result.get()
+            mainDestination = Destination(
+                id: defaultDestinationID,
+                transmitter: madeTransmitter,
+                callerExecutorCache: try await openingCache!.result.get(),
+                policy: configuration.deliveryPolicy
+            )
         }
-        let mainDestination = Destination(
-            id: defaultDestinationID,
-            transmitter: madeTransmitter,
-            cache: madeCache,
-            policy: configuration.deliveryPolicy
-        )
         return TelemetryClient(
             configuration: .init(
                 appID: configuration.appID,

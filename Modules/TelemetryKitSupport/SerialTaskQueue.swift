@@ -20,11 +20,18 @@ package final class SerialTaskQueue: Sendable {
     }
 
     /// Schedules `operation` after every earlier one, without waiting.
+    ///
+    /// - Parameter priority: the operation's task priority (nil: the caller's). Work that can
+    ///   wait gets a lower one, so it does not hold up a thread that more urgent tasks need;
+    ///   a task that later waits for it raises it again.
     @discardableResult
-    package func enqueue(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    package func enqueue(
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
         tail.withLock { tail in
             let previous = tail
-            let task = Task {
+            let task = Task(priority: priority) {
                 await previous?.value
                 await operation()
             }

@@ -208,4 +208,28 @@ struct CallerExecutorTests {
         #expect(await cache.count() == 10)
         await client.shutdown()
     }
+
+    /// Which cache the client may call on the caller's executor is settled with the
+    /// destination: by a cast for a cache given as `any EventCaching` (again when it is
+    /// replaced), with none for one the package initialiser is given statically.
+    @Test func aDestinationKnowsWhetherItsCacheAppendsOnTheCallersExecutor() {
+        let recording = WaitRecordingCache()
+        var destination = Destination(id: "a", transmitter: SpyEventTransmitter(), cache: recording)
+        #expect(destination.callerExecutorCache as? WaitRecordingCache === recording)
+
+        destination.cache = InMemoryEventCache()
+        #expect(destination.callerExecutorCache == nil)
+        destination.cache = OffExecutorCache()
+        #expect(destination.callerExecutorCache == nil)
+
+        let known = Destination(
+            id: "b",
+            transmitter: SpyEventTransmitter(),
+            callerExecutorCache: recording,
+            policy: .default
+        )
+        #expect(known.cache as? WaitRecordingCache === recording)
+        #expect(known.callerExecutorCache as? WaitRecordingCache === recording)
+        #expect(known.transformations.isEmpty)
+    }
 }

@@ -99,6 +99,24 @@ struct SQLiteSharedFileTests {
         #expect(try await suspended.peek(limit: 10) == [])
     }
 
+    /// A file created now holds an empty queue's totals from its first commit, so opening it
+    /// reads and counts nothing more; the other process's events on it count for both.
+    @Test func aNewFileHoldsTheTotalsOfAnEmptyQueueFromTheStart() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        let app = try SQLiteEventCache(fileURL: url)
+        #expect(try queryInt(at: url, "SELECT COUNT(*) FROM totals WHERE id = 1 AND count = 0 AND bytes = 0") == 1)
+        #expect(await app.count() == 0)
+
+        let widget = try SQLiteEventCache(fileURL: url, leaseProcess: getppid())
+        let events = EventCacheConformance.numberedEvents(1...3)
+        try await widget.append(events)
+        #expect(try await app.peek(limit: 10) == events)
+        #expect(await app.count() == 3)
+        #expect(await widget.count() == 3)
+    }
+
     /// The limit counts every process's events: an append evicts the oldest events, whoever
     /// appended them, and each instance's count follows the other's writes.
     @Test func theLimitCountsTheOtherProcessesEvents() async throws {

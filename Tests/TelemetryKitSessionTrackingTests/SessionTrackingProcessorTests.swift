@@ -187,6 +187,24 @@ struct SessionLifecycleTests {
         #expect(event.int(Keys.totalSessionsCount) == 4)
     }
 
+    /// `start` returns once the session's events are queued, without waiting for the history's
+    /// save (its first encoding is a launch's cost); `waitUntilIdle()` waits for it.
+    @Test(.timeLimit(.minutes(1))) func startDoesNotWaitForTheHistorysSave() async throws {
+        let storage = HeldWritesStorage()
+        let emitter = RecordingEmitter(clock: ManualClock(start: Date(timeIntervalSince1970: 1_704_067_200)))
+        let processor = SessionTrackingProcessor()
+        await processor.start(storage: storage, logger: RecordingLogger(), emitter: emitter)
+
+        #expect(emitter.sentNames == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
+        #expect(await storage.stored.data(forKey: Keys.historyStorageKey) == nil)
+        storage.releaseWrites()
+        await processor.waitUntilIdle()
+        let saved = try #require(await storage.stored.data(forKey: Keys.historyStorageKey))
+        let history = try JSONDecoder().decode(StoredHistory.self, from: saved)
+        #expect(history.sessions.count == 1)
+        #expect(history.sessions[0].start == 1_704_067_200)
+    }
+
     @Test func stopEndsTheLifecycleObservation() async throws {
         let install = SimulatedInstall()
         let launch = await install.launch()
@@ -329,6 +347,7 @@ struct RetentionTests {
         #expect(event.int(Keys.distinctDaysUsedLastMonth) == 2)
         #expect(event.string(Keys.firstSessionDate) == "2024-01-01")
 
+        await launch.processor.waitUntilIdle()  // the start's save
         let stored = try await install.storedHistory()
         #expect(stored.prunedSessionCount == 2)
         #expect(stored.sessions.count == 2)
@@ -428,7 +447,8 @@ struct RetentionTests {
         #expect(event.bool(Keys.isNewInstall) == nil)
         #expect(event.string(Keys.firstSessionDate) == "2024-01-01")
 
-        // The garbage was replaced by a readable history.
+        // The garbage was replaced by a readable history (the start's save).
+        await launch.processor.waitUntilIdle()
         #expect(try await install.storedHistory().sessions.count == 1)
         await launch.processor.stop()
         let next = try await install.launch().event()

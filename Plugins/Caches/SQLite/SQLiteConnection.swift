@@ -55,23 +55,13 @@ final class SQLiteConnection {
     private var commit: OpaquePointer?
     private var rollback: OpaquePointer?
     private var insert: OpaquePointer?
-    /// Inserts ``insertChunkSize`` rows in one step (see ``insertRows(_:)``).
-    private var insertChunk: OpaquePointer?
     /// The ids and row bytes of one chunk, side by side: bound without a copy, so they must
     /// stay in place until the chunk's step (kept between appends for its capacity).
     private var chunkBytes: [UInt8] = []
     /// The context ids of one chunk's rows (kept between appends for its capacity).
     private var chunkContextIDs: [Int64] = []
-    private var deleteByID: OpaquePointer?
-    private var deleteBySequence: OpaquePointer?
-    private var selectOldest: OpaquePointer?
-    private var evictOldest: OpaquePointer?
-    private var pruneOlder: OpaquePointer?
-    private var deleteAll: OpaquePointer?
-    private var deleteThroughSequence: OpaquePointer?
     private var insertContext: OpaquePointer?
     private var selectContext: OpaquePointer?
-    private var deleteContexts: OpaquePointer?
     private let fullSync: Bool
     /// The stored contexts by hash, loaded on the first append (a handful: the queue's
     /// sessions), so an append finds its context's id without a query.
@@ -92,15 +82,10 @@ final class SQLiteConnection {
     private(set) var count = 0
     /// The bytes of the events' own data (see ``storedSize(ofJSON:)``), kept in step like `count`.
     private(set) var storedBytes = 0
-    /// Bytes of the oldest rows read for a byte-limit eviction.
-    private var selectOldestSizes: OpaquePointer?
     private var dataVersion: OpaquePointer?
     private var selectTotals: OpaquePointer?
     private var writeTotals: OpaquePointer?
     private var selectLease: OpaquePointer?
-    private var writeLease: OpaquePointer?
-    private var deleteLease: OpaquePointer?
-    private var selectRowsThrough: OpaquePointer?
     /// `PRAGMA data_version` when this connection last looked: it changes when another
     /// connection commits, and only then must the counts and cached contexts be read again.
     private var knownDataVersion: Int64?
@@ -223,10 +208,25 @@ final class SQLiteConnection {
                 try execute("PRAGMA auto_vacuum = INCREMENTAL")
                 isNew = true
             }
+            // A new file gets its tables in one transaction: alone, each statement is a commit
+            // of its own (log frames and lock round trips), seven of them in a launch.
+            let createsTables = version == 0
+            var createdEmpty = false
+            if createsTables {
+                try execute("BEGIN IMMEDIATE")
+            }
             if version != Self.formatVersion {
                 try execute(Self.schema)
             }
             try execute(Self.sharingSchema)
+            if createsTables {
+                // With the tables, the totals of an empty queue: the opening check then has
+                // nothing to read or count. Unless another connection made the tables first
+                // (then its row stays, and the check runs as for any file).
+                try execute("INSERT OR IGNORE INTO totals (id, count, bytes, stamp) VALUES (1, 0, 0, 1)")
+                createdEmpty = sqlite3_changes(db) == 1
+                try execute("COMMIT")
+            }
             if creating {
                 try execute(asked)
             }
@@ -238,28 +238,8 @@ final class SQLiteConnection {
             // file: about four page writes per event in a burst), to undo the statement alone. A failure
             // rolls back the whole transaction here anyway (`transaction(_:)`).
             insert = try prepare("INSERT OR FAIL INTO events (id, received_at, context, json) VALUES (?1, ?2, ?3, ?4)")
-            insertChunk = try prepare(
-                "INSERT OR FAIL INTO events (id, received_at, context, json) VALUES "
-                    + (0..<Self.insertChunkSize).map { row in
-                        let first = row * 4 + 1
-                        return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3))"
-                    }.joined(separator: ", ")
-            )
-            deleteByID = try prepare("DELETE FROM events WHERE id = ?1 RETURNING length(json)")
-            deleteBySequence = try prepare("DELETE FROM events WHERE seq = ?1 RETURNING length(json)")
-            selectOldest = try prepare(
-                "SELECT seq, id, received_at, context, json FROM events ORDER BY seq LIMIT ?1"
-            )
-            evictOldest = try prepare(
-                "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1) RETURNING length(json)"
-            )
-            pruneOlder = try prepare("DELETE FROM events WHERE received_at < ?1 RETURNING length(json)")
-            deleteAll = try prepare("DELETE FROM events")
-            deleteThroughSequence = try prepare("DELETE FROM events WHERE seq <= ?1 RETURNING length(json)")
-            selectOldestSizes = try prepare("SELECT length(json) FROM events ORDER BY seq")
             insertContext = try prepare("INSERT INTO contexts (json) VALUES (?1)")
             selectContext = try prepare("SELECT json FROM contexts WHERE id = ?1")
-            deleteContexts = try prepare("DELETE FROM contexts")
             dataVersion = try prepare("PRAGMA data_version")
             selectTotals = try prepare("SELECT count, bytes, stamp FROM totals WHERE id = 1")
             writeTotals = try prepare(
@@ -267,11 +247,13 @@ final class SQLiteConnection {
                     + "VALUES (1, ?1, ?2, COALESCE((SELECT stamp FROM totals WHERE id = 1), 0) + 1) RETURNING stamp"
             )
             selectLease = try prepare("SELECT token, pid, expires_at FROM send_lease WHERE id = 1")
-            writeLease = try prepare(
-                "INSERT OR REPLACE INTO send_lease (id, token, pid, expires_at) VALUES (1, ?1, ?2, ?3)"
-            )
-            deleteLease = try prepare("DELETE FROM send_lease WHERE token = ?1")
-            selectRowsThrough = try prepare("SELECT EXISTS (SELECT 1 FROM events WHERE seq <= ?1)")
+            if createdEmpty {
+                // Verified as it is: empty, its totals stored, and what another connection
+                // commits from now on is seen (`syncWithOtherConnections()`).
+                knownDataVersion = try queryInt("PRAGMA data_version")
+                knownTotalsStamp = 1
+                isVerified = true
+            }
             if let format1Events {
                 try upgrade(format1Events)
             }
@@ -295,7 +277,9 @@ final class SQLiteConnection {
     func close() {
         guard !isClosed else { return }
         // Best effort: another process need not wait for the lease to expire.
-        if let heldLease, let deleteLease, (try? bindBlob(heldLease.token, to: deleteLease, at: 1)) != nil {
+        if let heldLease, let deleteLease = try? statement(.deleteLease),
+            (try? bindBlob(heldLease.token, to: deleteLease, at: 1)) != nil
+        {
             _ = sqlite3_step(deleteLease)
             sqlite3_reset(deleteLease)
         }
@@ -303,29 +287,17 @@ final class SQLiteConnection {
         isClosed = true
         for statement in statements { sqlite3_finalize(statement) }
         statements = []
+        lazyStatements = lazyStatements.map { _ in nil }
         begin = nil
         commit = nil
         rollback = nil
         insert = nil
-        insertChunk = nil
-        deleteByID = nil
-        deleteBySequence = nil
-        selectOldest = nil
-        evictOldest = nil
-        pruneOlder = nil
-        deleteAll = nil
-        deleteThroughSequence = nil
-        selectOldestSizes = nil
         insertContext = nil
         selectContext = nil
-        deleteContexts = nil
         dataVersion = nil
         selectTotals = nil
         writeTotals = nil
         selectLease = nil
-        writeLease = nil
-        deleteLease = nil
-        selectRowsThrough = nil
         contextIDs = nil
         decodedContexts = [:]
         lastRead = ([], [])
@@ -558,7 +530,7 @@ final class SQLiteConnection {
 
     /// How many of the oldest rows free at least `bytes`, keeping the newest row.
     private func oldestToFree(_ bytes: Int) throws(SQLiteFailure) -> Int {
-        guard let selectOldestSizes else { throw closedFailure }
+        let selectOldestSizes = try statement(.selectOldestSizes)
         defer { sqlite3_reset(selectOldestSizes) }
         var freed = 0
         var number = 0
@@ -597,7 +569,7 @@ final class SQLiteConnection {
     /// Inserts rows (and their contexts not stored yet) in the open transaction, in order:
     /// whole chunks with one step each, the rest one by one.
     private func insertRows(_ rows: [SQLiteRow]) throws(SQLiteFailure) {
-        guard let single = insert, let chunked = insertChunk else { throw closedFailure }
+        guard let single = insert else { throw closedFailure }
         var lastContext: (json: [UInt8], id: Int64)?
         var next = rows.startIndex
         while next < rows.endIndex {
@@ -614,7 +586,7 @@ final class SQLiteConnection {
                     chunkContextIDs.append(id)
                 }
             }
-            try check(runInsert(of: chunk, with: size == 1 ? single : chunked))
+            try check(runInsert(of: chunk, with: size == 1 ? single : try statement(.insertChunk)))
         }
     }
 
@@ -709,8 +681,8 @@ final class SQLiteConnection {
 
     /// Once the queue is empty, its contexts go too.
     private func dropContextsIfEmpty() throws(SQLiteFailure) {
-        guard count == 0, let deleteContexts else { return }
-        try run(deleteContexts)
+        guard count == 0 else { return }
+        try run(try statement(.deleteContexts))
         contextIDs = [:]
         decodedContexts = [:]
         contextsAfterCleanUp = 0
@@ -731,7 +703,7 @@ final class SQLiteConnection {
 
     /// Deletes the `number` oldest rows; returns how many it deleted.
     private func evict(_ number: Int) throws(SQLiteFailure) -> Int {
-        guard let evictOldest else { throw closedFailure }
+        let evictOldest = try statement(.evictOldest)
         guard number > 0 else { return 0 }
         lastRead = ([], [])
         sqlite3_bind_int64(evictOldest, 1, Int64(number))
@@ -740,7 +712,7 @@ final class SQLiteConnection {
 
     /// Deletes rows received before `cutoffMilliseconds`; returns how many.
     func prune(receivedBefore cutoffMilliseconds: Int64) throws(SQLiteFailure) -> Int {
-        guard let pruneOlder else { throw closedFailure }
+        let pruneOlder = try statement(.pruneOlder)
         return try transaction { () throws(SQLiteFailure) -> Int in
             sqlite3_bind_int64(pruneOlder, 1, cutoffMilliseconds)
             let pruned = try runDeletion(pruneOlder)
@@ -786,7 +758,8 @@ final class SQLiteConnection {
     private func readOldest(
         _ limit: Int
     ) throws(SQLiteFailure) -> (events: [Event], unreadable: [String], lastSequence: Int64?) {
-        guard let selectOldest, let deleteBySequence else { throw closedFailure }
+        let selectOldest = try statement(.selectOldest)
+        let deleteBySequence = try statement(.deleteBySequence)
         var lastSequence: Int64?
         var events: [Event] = []
         events.reserveCapacity(min(limit, count))
@@ -891,7 +864,8 @@ final class SQLiteConnection {
     /// Takes or renews the send lease in the open transaction; false when another live
     /// process holds it.
     private func take(_ lease: SendLease) throws(SQLiteFailure) -> Bool {
-        guard let selectLease, let writeLease else { throw closedFailure }
+        guard let selectLease else { throw closedFailure }
+        let writeLease = try statement(.writeLease)
         let current: (token: [UInt8], pid: Int32, expiresAt: Int64)?
         let result = sqlite3_step(selectLease)
         if result == SQLITE_ROW {
@@ -919,7 +893,7 @@ final class SQLiteConnection {
     /// Gives up the send lease this connection holds, if any.
     private func releaseLease() throws(SQLiteFailure) {
         guard let held = heldLease else { return }
-        guard let deleteLease else { throw closedFailure }
+        let deleteLease = try statement(.deleteLease)
         try bindBlob(held.token, to: deleteLease, at: 1)
         try run(deleteLease)
         heldLease = nil
@@ -927,7 +901,7 @@ final class SQLiteConnection {
 
     /// Whether a row with a sequence number up to `sequence` is left.
     private func anyRow(through sequence: Int64) throws(SQLiteFailure) -> Bool {
-        guard let selectRowsThrough else { throw closedFailure }
+        let selectRowsThrough = try statement(.selectRowsThrough)
         sqlite3_bind_int64(selectRowsThrough, 1, sequence)
         defer { sqlite3_reset(selectRowsThrough) }
         let result = sqlite3_step(selectRowsThrough)
@@ -990,7 +964,8 @@ final class SQLiteConnection {
     }
 
     private func delete(ids: [UUID]) throws(SQLiteFailure) -> Int {
-        guard let deleteByID, let deleteThroughSequence else { throw closedFailure }
+        let deleteByID = try statement(.deleteByID)
+        let deleteThroughSequence = try statement(.deleteThroughSequence)
         let removed: Int
         if ids.count <= lastRead.ids.count, ids.elementsEqual(lastRead.ids.prefix(ids.count)) {
             // The oldest rows read last, in order: rows are only ever appended with higher
@@ -1023,7 +998,7 @@ final class SQLiteConnection {
 
     /// Deletes every row.
     func removeAll() throws(SQLiteFailure) {
-        guard let deleteAll else { throw closedFailure }
+        let deleteAll = try statement(.deleteAll)
         try withoutFsync { () throws(SQLiteFailure) in
             try transaction { () throws(SQLiteFailure) in
                 try run(deleteAll)
@@ -1090,6 +1065,56 @@ final class SQLiteConnection {
 
     private func check(_ code: Int32) throws(SQLiteFailure) {
         guard code == SQLITE_OK else { throw failure(code) }
+    }
+
+    /// The statements a launch does not need, prepared on their first use: preparing every
+    /// one at opening cost about half a millisecond of `initialize` in a new process.
+    private enum Statement: Int, CaseIterable {
+        /// Inserts ``SQLiteConnection/insertChunkSize`` rows in one step (see `insertRows(_:)`).
+        case insertChunk
+        case deleteByID, deleteBySequence, deleteThroughSequence, deleteAll, deleteContexts
+        case selectOldest, evictOldest, pruneOlder
+        /// Bytes of the oldest rows read for a byte-limit eviction.
+        case selectOldestSizes
+        case writeLease, deleteLease, selectRowsThrough
+
+        var sql: String {
+            switch self {
+            case .insertChunk:
+                return "INSERT OR FAIL INTO events (id, received_at, context, json) VALUES "
+                    + (0..<SQLiteConnection.insertChunkSize).map { row in
+                        let first = row * 4 + 1
+                        return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3))"
+                    }.joined(separator: ", ")
+            case .deleteByID: return "DELETE FROM events WHERE id = ?1 RETURNING length(json)"
+            case .deleteBySequence: return "DELETE FROM events WHERE seq = ?1 RETURNING length(json)"
+            case .deleteThroughSequence: return "DELETE FROM events WHERE seq <= ?1 RETURNING length(json)"
+            case .deleteAll: return "DELETE FROM events"
+            case .deleteContexts: return "DELETE FROM contexts"
+            case .selectOldest: return "SELECT seq, id, received_at, context, json FROM events ORDER BY seq LIMIT ?1"
+            case .evictOldest:
+                return "DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?1) "
+                    + "RETURNING length(json)"
+            case .pruneOlder: return "DELETE FROM events WHERE received_at < ?1 RETURNING length(json)"
+            case .selectOldestSizes: return "SELECT length(json) FROM events ORDER BY seq"
+            case .writeLease:
+                return "INSERT OR REPLACE INTO send_lease (id, token, pid, expires_at) VALUES (1, ?1, ?2, ?3)"
+            case .deleteLease: return "DELETE FROM send_lease WHERE token = ?1"
+            case .selectRowsThrough: return "SELECT EXISTS (SELECT 1 FROM events WHERE seq <= ?1)"
+            }
+        }
+    }
+
+    /// Prepared ``Statement``s by raw value (nil: not used yet).
+    private var lazyStatements = [OpaquePointer?](repeating: nil, count: Statement.allCases.count)
+
+    /// `which`, prepared now if this is its first use. Throws on a closed connection.
+    private func statement(_ which: Statement) throws(SQLiteFailure) -> OpaquePointer {
+        if let prepared = lazyStatements[which.rawValue] { return prepared }
+        guard !isClosed else { throw closedFailure }
+        let prepared = try prepare(which.sql)
+        lazyStatements[which.rawValue] = prepared
+        return prepared
     }
 
     private func prepare(_ sql: String) throws(SQLiteFailure) -> OpaquePointer {

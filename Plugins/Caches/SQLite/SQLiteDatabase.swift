@@ -195,7 +195,7 @@ struct SQLiteDatabase {
         evicted += try run { connection in
             if !connection.isVerified { try connection.verify() }
             var evicted = 0
-            if let maxEventAge {
+            if let maxEventAge, connection.count > 0 {
                 evicted += try connection.prune(
                     receivedBefore: SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
                 )

@@ -250,21 +250,24 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
             state.withLock { $0.observation = observation }
         }
 
-        work.enqueue { await self.save() }
-        guard !joined else {
+        if !joined {
+            // v3's order: the install is announced before the session it starts.
+            if isFreshInstall {
+                let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
+                work.enqueue { await emitter.send(input) }
+            }
+            if sendSessionStartedEvent {
+                let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
+                work.enqueue { await emitter.send(input) }
+            }
+            // `start` returns with these events queued, ahead of what the app sent before.
             await work.drain()
-            return
         }
-        // v3's order: the install is announced before the session it starts.
-        if isFreshInstall {
-            let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
-            work.enqueue { await emitter.send(input) }
-        }
-        if sendSessionStartedEvent {
-            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
-            work.enqueue { await emitter.send(input) }
-        }
-        await work.drain()
+        // Not waited for: the history's first encoding is half a millisecond of a launch, and
+        // the storage writes it to disk later anyway. At a lower priority, so that it does not
+        // hold up the thread that processes these events; work queued after it (a lifecycle
+        // signal's) and `waitUntilIdle()` wait for it.
+        work.enqueue(priority: .utility) { await self.save() }
     }
 
     public func stop() async {
