@@ -272,4 +272,65 @@ struct CalendarProcessorTests {
         #expect(result.payload[CalendarProcessor.Keys.hourOfDay] == .int(99))
         #expect(result.payload[CalendarProcessor.Keys.dayOfMonth] == .int(1))
     }
+
+    /// The values agree with Foundation's Gregorian calendar under ISO 8601 week rules for
+    /// dates spread over four centuries, year ends and both sides of daylight-saving changes,
+    /// in zones with whole, half and quarter hour offsets (Lord Howe shifts by half an hour).
+    @Test(arguments: [
+        "UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe",
+        "Pacific/Chatham", "America/St_Johns",
+    ])
+    func agreesWithFoundationsCalendar(identifier: String) throws {
+        let timeZone = try zone(identifier)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.firstWeekday = 2
+        calendar.minimumDaysInFirstWeek = 4
+        let processor = CalendarProcessor(timeZone: timeZone)
+        var state: UInt64 = 27
+        var instants: [TimeInterval] = []
+        for _ in 0..<1_500 {
+            // 1900 through 2299, any second.
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            instants.append(-2_208_988_800 + Double((state >> 11) % 12_622_780_800))
+        }
+        for year in 2020...2031 {
+            // Around each year's end and its daylight-saving changes, every 17 minutes.
+            let newYear = try #require(calendar.date(from: DateComponents(year: year, month: 1, day: 1)))
+            for step in -200...200 { instants.append(newYear.timeIntervalSince1970 + Double(step * 1_020)) }
+            var cursor = newYear
+            while let transition = timeZone.nextDaylightSavingTimeTransition(after: cursor),
+                transition.timeIntervalSince(newYear) < 366 * 86_400
+            {
+                for step in -8...8 { instants.append(transition.timeIntervalSince1970 + Double(step * 450)) }
+                cursor = transition
+            }
+        }
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            let parameters = processor.parameters(at: date)
+            let components = calendar.dateComponents([.day, .weekday, .weekOfYear, .month, .hour], from: date)
+            let dayOfWeek = (try #require(components.weekday) + 5) % 7 + 1
+            let dayOfYear = try #require(calendar.ordinality(of: .day, in: .year, for: date))
+            let expected: [String: PayloadValue] = [
+                CalendarProcessor.Keys.dayOfMonth: .int(Int64(try #require(components.day))),
+                CalendarProcessor.Keys.dayOfWeek: .int(Int64(dayOfWeek)),
+                CalendarProcessor.Keys.isWeekend: .bool(dayOfWeek >= 6),
+                CalendarProcessor.Keys.dayOfYear: .int(Int64(dayOfYear)),
+                CalendarProcessor.Keys.weekOfYear: .int(Int64(try #require(components.weekOfYear))),
+                CalendarProcessor.Keys.monthOfYear: .int(Int64(try #require(components.month))),
+                CalendarProcessor.Keys.quarterOfYear: .int(Int64((try #require(components.month) - 1) / 3 + 1)),
+                CalendarProcessor.Keys.hourOfDay: .int(Int64(try #require(components.hour))),
+            ]
+            #expect(parameters == expected, "\(identifier) at \(instant)")
+        }
+    }
+
+    /// A timestamp no calendar reads (NaN, far past the year 9999) adds nothing, and is no crash.
+    @Test func anUnreadableTimestampAddsNothing() throws {
+        let processor = CalendarProcessor(timeZone: try zone("UTC"))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: .nan)).isEmpty)
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1e15)).isEmpty)
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 0))[CalendarProcessor.Keys.dayOfMonth] == .int(1))
+    }
 }

@@ -23,6 +23,31 @@ struct JSONLinesEventCacheTests {
         #expect(logger.warnings.filter { !$0.contains("is full") } == [])
     }
 
+    /// An instance released as soon as its appends and its read return lets go of its file at
+    /// once: the next instance opens it without being refused. (The I/O thread used to resume
+    /// the caller from the block that still held the store, so under load the caller could
+    /// reopen first; seen once in a full run, not reproducible on a quiet machine.)
+    @Test func anInstanceReleasedRightAfterItsCallsLetsTheNextOneOpen() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.jsonl")
+        for round in 0..<100 {
+            let cache = try JSONLinesEventCache(fileURL: url, limit: 100_000)
+            // Several rounds of commits, the last of them resuming callers on other threads.
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        let number = round * 8 + task
+                        try? await cache.append(EventCacheConformance.numberedEvents(number...number))
+                    }
+                }
+            }
+            _ = try await cache.peek(limit: 1)
+        }
+        let last = try JSONLinesEventCache(fileURL: url, limit: 100_000)
+        #expect(await last.count() == 800)
+    }
+
     /// A journal has one writer: a second instance on the file is refused at open with a
     /// typed error, until the first is released. (A second process: SharedQueueTests.)
     @Test func aSecondInstanceIsRefusedUntilTheFirstIsReleased() async throws {

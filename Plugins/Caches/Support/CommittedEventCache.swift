@@ -308,9 +308,12 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         _ body: @escaping @Sendable (inout Store) throws -> Result
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            ioQueue.async {
+            ioQueue.async { [ioQueue] in
                 self.commitJournaled()
-                continuation.resume(with: Swift.Result { try self.perform(action, body) })
+                let result = Swift.Result { try self.perform(action, body) }
+                // From a block that does not hold this cache (see `GroupCommitter`): a caller
+                // that releases it once resumed finds its store closed.
+                ioQueue.async { continuation.resume(with: result) }
             }
         }
     }

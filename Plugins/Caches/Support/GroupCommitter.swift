@@ -97,11 +97,16 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
             state.draining = !state.waiting.isEmpty
             return state.draining
         }
+        // The waiters are resumed from a block of their own, queued ahead of the next round:
+        // this block holds the committer (and through `commit` the store) until it returns,
+        // so a waiter that lets go of the store once resumed (closing a file that refuses a
+        // second opener) must not run before it has.
+        let continuations = round.map(\.continuation)
+        queue.async {
+            for continuation in continuations { continuation.resume(with: result) }
+        }
         if more {
             queue.async { self.drain() }
         }
-        // Last: a waiter that lets go of the store once resumed (closing a database) should
-        // find nothing of this round still using it.
-        for waiter in round { waiter.continuation.resume(with: result) }
     }
 }

@@ -10,8 +10,9 @@ public import TelemetryKit
 /// Sunday = 7, `isWeekend` is true on Saturday and Sunday, `hourOfDay` is 0–23.
 ///
 /// Every value is constant within one local hour, so the processor computes them once per
-/// hour and serves later events of that hour from the cache: the calendar database is
-/// consulted about once an hour, not per event.
+/// hour and serves later events of that hour from the cache. It computes them from the time
+/// zone's offset with calendar arithmetic rather than with Foundation's `Calendar`, whose
+/// first use in a process costs more than half a millisecond of an app's launch.
 ///
 /// ```swift
 /// let processor = CalendarProcessor(timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt)
@@ -19,7 +20,6 @@ public import TelemetryKit
 public struct CalendarProcessor: SynchronousEventProcessor {
     /// The time zone in which dates are read.
     public let timeZone: TimeZone
-    private let calendar: Calendar
     private let cache = Locked<CalendarHour?>(nil)
 
     /// Creates the processor.
@@ -28,11 +28,6 @@ public struct CalendarProcessor: SynchronousEventProcessor {
     ///   the system's).
     public init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        calendar.firstWeekday = 2
-        calendar.minimumDaysInFirstWeek = 4
-        self.calendar = calendar
     }
 
     public func process(_ input: inout EventInput, context: inout EventContext) throws {
@@ -43,7 +38,7 @@ public struct CalendarProcessor: SynchronousEventProcessor {
     public func parameters(at date: Date) -> [String: PayloadValue] {
         cache.withLock { cached in
             if let cached, cached.contains(date) { return cached.parameters }
-            let hour = CalendarHour(containing: date, calendar: calendar)
+            let hour = CalendarHour(containing: date, timeZone: timeZone)
             cached = hour
             return hour.parameters
         }
@@ -58,37 +53,66 @@ struct CalendarHour: Sendable {
     let end: Date
     let parameters: [String: PayloadValue]
 
-    init(containing date: Date, calendar: Calendar) {
-        if let interval = calendar.dateInterval(of: .hour, for: date) {
-            start = interval.start
-            end = interval.end
-        } else {
-            // Without a known hour the values hold for this instant only.
-            start = date
-            end = date
+    /// The dates the arithmetic below handles: years 0001 through 9999 and then some.
+    private static let readableSeconds = -62_000_000_000.0...253_000_000_000.0
+
+    init(containing date: Date, timeZone: TimeZone) {
+        let instant = date.timeIntervalSince1970.rounded(.down)
+        guard Self.readableSeconds.contains(instant) else {
+            (start, end, parameters) = (date, date, [:])
+            return
         }
-        let components = calendar.dateComponents([.day, .weekday, .weekOfYear, .month, .hour], from: date)
-        var parameters = [String: PayloadValue](minimumCapacity: CalendarProcessor.Keys.all.count)
-        if let day = components.day { parameters[CalendarProcessor.Keys.dayOfMonth] = .int(Int64(day)) }
-        if let weekday = components.weekday {
-            // Foundation counts Sunday = 1 … Saturday = 7; the spec counts Monday = 1 … Sunday = 7.
-            let dayOfWeek = (weekday + 5) % 7 + 1
-            parameters[CalendarProcessor.Keys.dayOfWeek] = .int(Int64(dayOfWeek))
-            parameters[CalendarProcessor.Keys.isWeekend] = .bool(dayOfWeek >= 6)
+        let seconds = Int64(instant)
+        let offset = Int64(timeZone.secondsFromGMT(for: date))
+        let (days, secondOfDay) = ISO8601.floorDivision(seconds + offset, by: 86_400)
+        let (year, month, day) = ISO8601.civilFromDays(days)
+        let dayOfWeek = Self.isoWeekday(days)
+        let dayOfYear = Int(days - ISO8601.daysFromCivil(year: year, month: 1, day: 1)) + 1
+
+        // The local hour, cut short where the offset changes (a change within an hour, as
+        // Lord Howe's half-hour shift, leaves the instant alone with its values).
+        var hourStart = Date(timeIntervalSince1970: Double(seconds - secondOfDay % 3600))
+        var hourEnd = hourStart.addingTimeInterval(3600)
+        if timeZone.secondsFromGMT(for: hourStart) != Int(offset) { hourStart = date }
+        if let transition = timeZone.nextDaylightSavingTimeTransition(after: date), transition < hourEnd {
+            hourEnd = transition
         }
-        if let dayOfYear = calendar.ordinality(of: .day, in: .year, for: date) {
-            parameters[CalendarProcessor.Keys.dayOfYear] = .int(Int64(dayOfYear))
-        }
-        if let week = components.weekOfYear { parameters[CalendarProcessor.Keys.weekOfYear] = .int(Int64(week)) }
-        if let month = components.month {
-            parameters[CalendarProcessor.Keys.monthOfYear] = .int(Int64(month))
-            parameters[CalendarProcessor.Keys.quarterOfYear] = .int(Int64((month - 1) / 3 + 1))
-        }
-        if let hour = components.hour { parameters[CalendarProcessor.Keys.hourOfDay] = .int(Int64(hour)) }
-        self.parameters = parameters
+        (start, end) = (hourStart, hourEnd)
+
+        typealias Keys = CalendarProcessor.Keys
+        parameters = [
+            Keys.dayOfMonth: .int(Int64(day)),
+            Keys.dayOfWeek: .int(Int64(dayOfWeek)),
+            Keys.isWeekend: .bool(dayOfWeek >= 6),
+            Keys.dayOfYear: .int(Int64(dayOfYear)),
+            Keys.weekOfYear: .int(Int64(Self.isoWeek(year: year, dayOfYear: dayOfYear, dayOfWeek: dayOfWeek))),
+            Keys.monthOfYear: .int(Int64(month)),
+            Keys.quarterOfYear: .int(Int64((month - 1) / 3 + 1)),
+            Keys.hourOfDay: .int(secondOfDay / 3600),
+        ]
     }
 
     func contains(_ date: Date) -> Bool {
         date >= start && date < end
+    }
+
+    /// Monday = 1 … Sunday = 7 for a day counted from 1970-01-01 (a Thursday).
+    static func isoWeekday(_ daysSince1970: Int64) -> Int {
+        Int(ISO8601.floorDivision(daysSince1970 + 3, by: 7).remainder) + 1
+    }
+
+    /// The ISO 8601 week: week 1 holds the year's first Thursday; a late December day may be in
+    /// week 1 of the next year, an early January day in the last week of the year before.
+    static func isoWeek(year: Int, dayOfYear: Int, dayOfWeek: Int) -> Int {
+        let week = (dayOfYear - dayOfWeek + 10) / 7
+        if week < 1 { return weeks(in: year - 1) }
+        return week > weeks(in: year) ? 1 : week
+    }
+
+    /// 53 when the year begins on a Thursday, or on a Wednesday in a leap year; else 52.
+    static func weeks(in year: Int) -> Int {
+        let januaryFirst = isoWeekday(ISO8601.daysFromCivil(year: year, month: 1, day: 1))
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return januaryFirst == 4 || (isLeap && januaryFirst == 3) ? 53 : 52
     }
 }
