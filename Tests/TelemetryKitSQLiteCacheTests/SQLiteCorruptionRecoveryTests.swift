@@ -91,6 +91,9 @@ struct SQLiteCorruptionRecoveryTests {
         let (client, spy) = await startedClient(on: cache, logger: fixture.logger)
         for number in 1...12 { await client.send("Queued.\(number)") }
         #expect(await cache.count() == 12)
+        // Awaited sends return from the intake journal: damage the file only once they are
+        // in it (were they committed after, the log's fresh copy of the index would hide it).
+        await cache.waitForQueuedWork()
         try fixture.damageWhileOpen("events_id")
 
         #expect(await client.flush() == .complete)

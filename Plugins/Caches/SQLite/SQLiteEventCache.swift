@@ -246,6 +246,12 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         }
     }
 
+    /// Returns once the work queued on the cache's I/O queue so far has run: the commits of
+    /// journaled events included (for tests that change the file behind the cache's back).
+    package func waitForQueuedWork() async {
+        await frame.waitForQueuedWork()
+    }
+
     /// Queues the check of the file (if it has not run) and returns once it has.
     private func verifyNow() async {
         frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
