@@ -34,12 +34,12 @@ import Foundation
         headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")]
     ) async throws -> HTTPResponse {
         let url = try #require(URL(string: collector.baseURL + path))
-        return try await connection.send(HTTPRequest(url: url, headers: headers, body: Data(body), timeout: 10))
+        return try await connection.send(HTTPRequest(url: url, headers: headers, body: Data(body), timeout: 30))
     }
 
     private func get(_ collector: Collector, _ path: String) async throws -> HTTPResponse {
         let url = try #require(URL(string: collector.baseURL + path))
-        return try await connection.send(HTTPRequest(url: url, method: "GET", timeout: 10))
+        return try await connection.send(HTTPRequest(url: url, method: "GET", timeout: 30))
     }
 
     /// `event` as the TelemetryDeck form carries it, to compare with what the collector
