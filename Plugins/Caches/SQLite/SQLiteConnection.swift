@@ -210,16 +210,15 @@ final class SQLiteConnection {
             }
             // A new file gets its tables in one transaction: alone, each statement is a commit
             // of its own (log frames and lock round trips), seven of them in a launch.
-            let createsTables = version == 0
             var createdEmpty = false
-            if createsTables {
+            if isNew {
                 try execute("BEGIN IMMEDIATE")
             }
             if version != Self.formatVersion {
                 try execute(Self.schema)
             }
             try execute(Self.sharingSchema)
-            if createsTables {
+            if isNew {
                 // With the tables, the totals of an empty queue: the opening check then has
                 // nothing to read or count. Unless another connection made the tables first
                 // (then its row stays, and the check runs as for any file).
