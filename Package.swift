@@ -97,7 +97,9 @@ struct Library {
 let support: Target.Dependency = "TelemetryKitSupport"
 let client: Target.Dependency = "TelemetryKitClient"
 let conventions: Target.Dependency = "TelemetryKitConventions"
+let typedEvents: Target.Dependency = "TelemetryKitTypedEvents"
 let http: Target.Dependency = "TelemetryKitHTTP"
+let transformations: Target.Dependency = "TelemetryKitTransformations"
 let cacheSupport: [Target.Dependency] = [support, "TelemetryKitCacheSupport"]
 let sqlite = target("CSQLite", withoutSDKSQLite)
 let collector = target("TelemetryKitCollector", whenTools)
@@ -105,8 +107,8 @@ let tracing = products(["Instrumentation"], of: "swift-distributed-tracing", whe
 let swiftLog = products(["Logging"], of: "swift-log", whenSwiftLog)
 let lifecycle = products(["ServiceLifecycle"], of: "swift-service-lifecycle", whenServiceLifecycle)
 let metrics = products(["CoreMetrics"], of: "swift-metrics", whenMetrics)
-let dependencyKey = products(["Dependencies"], of: "swift-dependencies", whenDependencies)
 let issueReporting = products(["IssueReporting"], of: "xctest-dynamic-overlay")
+let pointFree = issueReporting + products(["Dependencies"], of: "swift-dependencies", whenDependencies)
 let asyncHTTPClient = products(["AsyncHTTPClient"], of: "async-http-client", whenAsyncHTTPClient)
 let nioClient = products(["NIOCore", "NIOHTTP1"], of: "swift-nio", whenAsyncHTTPClient)
 let nioServer = products(["NIOCore", "NIOPosix", "NIOHTTP1"], of: "swift-nio", whenTools)
@@ -117,38 +119,38 @@ let modules: [Library] = [
     Library("", "Modules/TelemetryKit", tests: nil),
     Library("Support", "Modules/TelemetryKitSupport", products(["Crypto"], of: "swift-crypto", onLinux), tests: nil)
         .support,
-    Library("Client", "Modules/TelemetryKitClient", [support], tests: nil),
+    Library("Client", "Modules/TelemetryKitClient", [support, typedEvents], tests: nil),
     Library("Conventions", "Modules/TelemetryKitConventions", tests: nil),
-    Library("Testing", "Modules/TelemetryKitTesting", [client, "TelemetryKitInMemoryStorage"], tests: nil),
+    Library("Testing", "Modules/TelemetryKitTesting", [client, support, "TelemetryKitInMemoryStorage"], tests: nil),
 ]
 
-/// DefaultPrefix prefixes the default parameters; two processes share a user's and a session's plist.
-let processorTests: [String: [Target.Dependency]] = [
-    "DefaultParameters": ["TelemetryKitDefaultPrefix"], "UserIdentifier": ["TelemetryKitPlistStorage"],
-    "SessionTracking": ["TelemetryKitPlistStorage"],
+/// Beyond the core, the conventions and Support (tests: DefaultPrefix's prefix, plists shared by two processes).
+let processorNeeds: [String: (library: [Target.Dependency], tests: [Target.Dependency])] = [
+    "DefaultParameters": ([], ["TelemetryKitDefaultPrefix"]), "UserIdentifier": ([], ["TelemetryKitPlistStorage"]),
+    "SessionTracking": ([], ["TelemetryKitPlistStorage"]), "TrackingPlan": ([typedEvents], []),
 ]
-/// Processors in the default pipeline's order, then the others: on the core, the conventions (and Support).
+/// Processors in the default pipeline's order, then the others.
 let processors: [Library] = [
     "PreviewFilter", "DefaultParameters", "DefaultPrefix", "Validation", "TestMode", "UserIdentifier",
     "SessionTracking", "Device", "AppInfo", "Locale", "Calendar", "Accessibility", "TrialConversion", "Consent",
     "TrackingPlan",
 ].map { name in
-    let dependencies = [conventions] + (["SessionTracking", "Device", "Consent"].contains(name) ? [support] : [])
-    return Library(name, "Plugins/Processors/\(name)", dependencies, tests: processorTests[name] ?? [])
+    let needs = processorNeeds[name] ?? ([], [])
+    return Library(name, "Plugins/Processors/\(name)", [conventions, support] + needs.library, tests: needs.tests)
 }
 
 /// Storages (both file storages share TelemetryKitFileStorageTests), durable caches and
 /// transmitters (AsyncHTTPClient and OpenTelemetry extend HTTP, each empty without its trait).
 let storagesCachesAndTransmitters: [Library] = [
-    Library("InMemoryStorage", "Plugins/Storage/InMemory"),
-    Library("FileStorageSupport", "Plugins/Storage/FileSupport").support,
+    Library("InMemoryStorage", "Plugins/Storage/InMemory", [support]),
+    Library("FileStorageSupport", "Plugins/Storage/FileSupport", [support]).support,
     Library("PlistStorage", "Plugins/Storage/Plist", ["TelemetryKitFileStorageSupport"], tests: nil),
     Library("JSONFileStorage", "Plugins/Storage/JSONFile", ["TelemetryKitFileStorageSupport"], tests: nil),
     Library("CacheSupport", "Plugins/Caches/Support", [support]).support,
     Library("SQLiteCache", "Plugins/Caches/SQLite", cacheSupport + [sqlite], tests: [sqlite, client]),
     Library("JSONLinesCache", "Plugins/Caches/JSONLines", cacheSupport),
     Library("HTTP", "Plugins/Transmitters/HTTP", [support, "CZlib"], tests: [client, support, collector])
-        .with { $0.tests! += ["TelemetryKitTransformations", target("TelemetryKitHTTPTestSupport", whenTools)] },
+        .with { $0.tests! += [transformations, target("TelemetryKitHTTPTestSupport", whenTools)] },
     Library("Console", "Plugins/Transmitters/Console", [support]),
     Library("AsyncHTTPClient", "Plugins/Transmitters/AsyncHTTPClient", [http] + asyncHTTPClient + nioClient)
         .with { $0.tests = [http, client, collector] + asyncHTTPClient },
@@ -159,28 +161,25 @@ let storagesCachesAndTransmitters: [Library] = [
 
 /// Transformations (JavaScript extends them: JavaScriptCore is the system framework on Apple
 /// platforms, none on watchOS, Debian's WebKitGTK build on Linux), v3's presets, add-ons of the
-/// runtime, bridges to other packages, and `@TelemetryEvent` (`TypedEvent` is in the core, so
-/// nothing else needs swift-syntax).
+/// runtime, bridges to other packages, and typed events (the client and TrackingPlan use them;
+/// `@TelemetryEvent` only with the trait, so nothing else needs swift-syntax).
 let extensions: [Library] = [
-    Library("Transformations", "Plugins/Transformations", tests: [client]),
-    Library("JavaScript", "Plugins/JavaScript", ["TelemetryKitTransformations", target("CJavaScriptCore", onLinux)])
+    Library("Transformations", "Plugins/Transformations", [support], tests: [client]),
+    Library("JavaScript", "Plugins/JavaScript", [support, transformations, target("CJavaScriptCore", onLinux)])
         .with {
-            $0.tests = ["TelemetryKitTransformations", client]
+            $0.tests = [transformations, client]
             $0.linkerSettings = [
                 .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS]))
             ]
         },
     Library("Presets", "Plugins/Presets", [client, conventions], tests: [client]),
-    Library("Composable", "Plugins/Composable", [client, "TelemetryKitPresets"] + issueReporting + dependencyKey)
-        .with {
-            $0.tests =
-                issueReporting + dependencyKey + products(["IssueReportingTestSupport"], of: "xctest-dynamic-overlay")
-        },
+    Library("Composable", "Plugins/Composable", [client, support, typedEvents, "TelemetryKitPresets"] + pointFree)
+        .with { $0.tests = pointFree + products(["IssueReportingTestSupport"], of: "xctest-dynamic-overlay") },
     Library("SwiftLog", "Plugins/SwiftLog", swiftLog, tests: [client] + swiftLog)
         .with { $0.tests! += products(["InMemoryLogging"], of: "swift-log", whenSwiftLog) },
     Library("ServiceLifecycle", "Plugins/ServiceLifecycle", [client] + lifecycle, tests: lifecycle)
         .with { $0.tests! += products(["Logging"], of: "swift-log", whenServiceLifecycle) },
-    Library("Metrics", "Plugins/Metrics", [client] + metrics, tests: metrics)
+    Library("Metrics", "Plugins/Metrics", [client, support] + metrics, tests: metrics)
         .with { $0.tests! += products(["MetricsTestKit"], of: "swift-metrics", whenMetrics) },
     Library("TypedEvents", "Plugins/TypedEvents/Library", [target("TelemetryKitTypedEventsMacros", whenTypedEvents)])
         .with { $0.tests = ["TelemetryKitTrackingPlan", "TelemetryKitComposable", http, client] },
@@ -199,7 +198,7 @@ let composition: [Library] = [
     Library(
         "Defaults",
         "Modules/TelemetryKitDefaults",
-        [client, support] + defaultPlugins.map { .target(name: "TelemetryKit\($0)") }
+        [client, support, typedEvents] + defaultPlugins.map { .target(name: "TelemetryKit\($0)") }
     )
     .with { $0.tests = ["TopLevelAwaitCheck", collector] },
     Library("Collector", "Modules/TelemetryKitCollector", [support, "CZlib", "TelemetryKitTrackingPlan"] + nioServer)
@@ -243,11 +242,12 @@ func syntaxProducts(_ names: [String]) -> [Target.Dependency] {
 }
 let fileStorages: [Target.Dependency] = ["TelemetryKitPlistStorage", "TelemetryKitJSONFileStorage"]
 let durableCaches: [Target.Dependency] = ["TelemetryKitSQLiteCache", "TelemetryKitJSONLinesCache"]
-let cliModules = ["Collector", "HTTP", "Console", "Defaults", "SQLiteCache", "Transformations", "TrackingPlan"]
+let cliModules = [
+    "Collector", "HTTP", "Console", "Defaults", "SQLiteCache", "Support", "Transformations", "TrackingPlan",
+]
 let testKit: Target.Dependency = "TelemetryKitTesting"
 let httpTestSupport = target("TelemetryKitHTTPTestSupport", whenTools)
 let inMemory: Target.Dependency = "TelemetryKitInMemoryStorage"
-let transformations: Target.Dependency = "TelemetryKitTransformations"
 
 let otherTargets: [Target] =
     [

@@ -61,7 +61,7 @@ public protocol EventProcessor: Sendable {
     /// then on; used without a client, it gets neither and falls back to its own defaults.
     ///
     /// ```swift
-    /// func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+    /// func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
     ///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
     /// }
     /// ```
@@ -69,7 +69,7 @@ public protocol EventProcessor: Sendable {
     /// A hook with a default rather than a capability protocol, so that the client finds
     /// the observers without a dynamic cast of every processor at launch (each first cast
     /// to a protocol searches all of the process's conformance records).
-    func attach(lifecycle: AppLifecycle, clock: any TelemetryClock)
+    func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock)
 
     /// Whether the client reads ``CallSiteCapturing/captureCallSite()`` of this processor
     /// for every event: `false` by default, `true` for every ``CallSiteCapturing`` processor
@@ -88,7 +88,7 @@ extension EventProcessor {
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {}
-    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {}
+    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {}
     public var capturesCallSite: Bool { false }
     public func stop() async {}
 }

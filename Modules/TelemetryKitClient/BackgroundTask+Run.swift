@@ -1,21 +1,32 @@
 import TelemetryKit
+import TelemetryKitSupport
 
-extension AppLifecycle {
-    /// Runs `work` on a new task, inside a background task of ``backgroundTasks`` when there
-    /// is one: begun before `work` starts, ended once `work` returns, or, when the granted
-    /// time runs out first, `work` is cancelled and the background task ended right away.
+extension TelemetryClient {
+    /// Where the client gets running time for saving and sending after the app went to the
+    /// background (UIKit's background tasks; `Telemetry.initialize` sets them on iOS, tvOS
+    /// and visionOS). Nil, the default: the work runs for as long as the app does.
+    public var backgroundTasks: (any BackgroundTaskProviding)? {
+        get { backgroundTaskProvider.current }
+        set { backgroundTaskProvider.set(newValue) }
+    }
+
+    /// Runs `work` on a new task, inside a background task of `provider` when there is one:
+    /// begun before `work` starts, ended once `work` returns, or, when the granted time runs
+    /// out first, `work` is cancelled and the background task ended right away.
     ///
     /// - Parameters:
+    ///   - provider: where the running time comes from; nil runs `work` as it is.
     ///   - name: names the background task (the system shows it in diagnostics).
     ///   - work: the work to finish before the app is suspended; it should stop soon when
     ///     cancelled.
     /// - Returns: the task running `work`.
     @discardableResult
-    package func runInBackgroundTask(
+    package static func runInBackgroundTask(
+        of provider: (any BackgroundTaskProviding)?,
         named name: String,
         _ work: @escaping @Sendable () async -> Void
     ) -> Task<Void, Never> {
-        guard let provider = backgroundTasks else {
+        guard let provider else {
             return Task { await work() }
         }
         let grant = BackgroundTaskGrant()

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 /// The client's ordered intake: a lock-protected queue drained by one consumer task.
 ///
 /// Producers append under a short lock and wake the consumer only if it is waiting, so

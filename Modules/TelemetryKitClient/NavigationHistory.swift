@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 /// Remembers the last navigation destination, for `navigationPathChanged(to:)`.
 package final class NavigationHistory: Sendable {
     private let last = Locked<String?>(nil)

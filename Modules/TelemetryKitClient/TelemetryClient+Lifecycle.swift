@@ -13,8 +13,8 @@ extension TelemetryClient {
     /// 4. attempts a ``flush()`` of every destination: what cannot be sent stays in the
     ///    durable cache for the next launch.
     ///
-    /// All of it runs inside a background task of `AppLifecycle.backgroundTasks` when the
-    /// lifecycle has them: when the granted time runs out first, the flush is cancelled (the
+    /// All of it runs inside a background task of ``backgroundTasks`` when the client has
+    /// them: when the granted time runs out first, the flush is cancelled (the
     /// events stay queued) and the background task ends.
     ///
     /// Nothing happens before `start()` or after `shutdown()` (which flushes by itself).
@@ -23,7 +23,7 @@ extension TelemetryClient {
             guard let self, self.isRunning else { return }
             switch signal {
             case .didEnterBackground, .willTerminate:
-                self.lifecycle.runInBackgroundTask(named: "TelemetryKit: save and send") {
+                Self.runInBackgroundTask(of: self.backgroundTasks, named: "TelemetryKit: save and send") {
                     await self.persistAndFlush()
                 }
             case .willEnterForeground, .newSessionRequested:

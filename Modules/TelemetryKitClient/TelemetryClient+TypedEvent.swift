@@ -1,3 +1,5 @@
+public import TelemetryKitTypedEvents
+
 extension TelemetryClient {
     /// Sends a typed event without waiting; the same event as the untyped
     /// `event(name, parameters:floatValue:)` with the type's name, parameters and float value.

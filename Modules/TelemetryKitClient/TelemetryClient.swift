@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -70,6 +71,8 @@ public final class TelemetryClient: Sendable {
     /// The processors that read the sender's context when an event is sent (see `currentSeed`).
     private let callSiteCapturers: [any CallSiteCapturing]
     private let runtime = Locked(RuntimeState())
+    /// See ``backgroundTasks`` (BackgroundTask+Run.swift).
+    let backgroundTaskProvider = Locked<(any BackgroundTaskProviding)?>(nil)
 
     private struct RuntimeState {
         var seed = ContextSeed.empty

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if Tools
 #if canImport(FoundationEssentials)
 import FoundationEssentials

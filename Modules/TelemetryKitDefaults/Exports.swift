@@ -1,5 +1,6 @@
-// `import TelemetryKitDefaults` is all an app writes: the core, the runtime and the default plugins
-// come with it. The plugins are Package.swift's `defaultPlugins` (DefaultPluginListTests checks).
+// `import TelemetryKitDefaults` is all an app writes: the core, the runtime, typed events (with the
+// `@TelemetryEvent` macro when the trait is on) and the default plugins come with it. The plugins
+// are Package.swift's `defaultPlugins` (DefaultPluginListTests checks).
 @_exported public import TelemetryKit
 @_exported public import TelemetryKitAccessibility
 @_exported public import TelemetryKitAppInfo
@@ -18,5 +19,6 @@
 @_exported public import TelemetryKitSessionTracking
 @_exported public import TelemetryKitTestMode
 @_exported public import TelemetryKitTrialConversion
+@_exported public import TelemetryKitTypedEvents
 @_exported public import TelemetryKitUserIdentifier
 @_exported public import TelemetryKitValidation

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 /// Where a client's app lifecycle signals come from.
 ///
 /// Sessions rotate, durations leave out background time, and the client saves its state and

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if canImport(UIKit) || canImport(AppKit) || canImport(WatchKit)
 import Foundation
 

@@ -1,4 +1,5 @@
 import Dispatch
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

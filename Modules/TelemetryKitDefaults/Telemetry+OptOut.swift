@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 extension Telemetry {
     /// Turns all analytics off or on again; persisted in the processor storage and read at
     /// the next `initialize`.

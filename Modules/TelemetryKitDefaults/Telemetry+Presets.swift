@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 /// TelemetryDeck v3's presets on the facade. Each builds its event with the matching
 /// `EventInput` preset of `TelemetryKitPresets` (where names, keys and rules live) and sends
 /// it like `event`: the `async` forms return once the event is cached, the deprecated

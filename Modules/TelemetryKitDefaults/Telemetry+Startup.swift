@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 extension Telemetry {
     private static let lifecycleSource = Locked<(any LifecycleEventSource)?>(defaultLifecycleEventSource)
     private static let lifecycleSubscription = Locked<LifecycleSubscription?>(nil)
@@ -55,7 +56,7 @@ extension Telemetry {
     /// (replacing the previous client's connection).
     static func prepareStart(of client: TelemetryClient) async {
         await telemetryDeckImporter.run(into: client, destinationID: defaultDestinationID)
-        client.lifecycle.backgroundTasks = backgroundTasks
+        client.backgroundTasks = backgroundTasks
         let subscription = lifecycleEventSource.map { client.lifecycle.follow($0) }
         let previous = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
             defer { current = subscription }

@@ -1,3 +1,5 @@
+public import TelemetryKitTypedEvents
+
 extension Telemetry {
     /// Sends a typed event and returns at once (fire-and-forget): the same event as
     /// `event(name, parameters:floatValue:)` with the type's name, parameters and float value.

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else

@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// A processor that writes each call it receives into a log shared with other processors,
 /// then continues unchanged.
@@ -35,7 +36,7 @@ public struct OrderRecordingProcessor: EventProcessor {
         return try await next(input, context)
     }
 
-    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
         log.append("attach:\(name)")
     }
 

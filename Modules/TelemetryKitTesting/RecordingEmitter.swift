@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// An emitter for starting a processor outside a client: it records what the processor
 /// sends and carries the lifecycle and clock a client would attach.

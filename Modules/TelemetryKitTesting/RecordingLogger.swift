@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// A logger for tests: keeps every message.
 public final class RecordingLogger: Logging {

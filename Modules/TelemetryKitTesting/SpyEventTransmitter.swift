@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// A transmitter for tests: records every batch and answers with scripted outcomes.
 ///

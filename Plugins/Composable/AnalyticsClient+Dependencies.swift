@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if Dependencies
 public import Dependencies
 import IssueReporting

@@ -1,5 +1,6 @@
 public import TelemetryKitClient
 import TelemetryKitPresets
+import TelemetryKitTypedEvents
 
 extension AnalyticsClient {
     /// A client that feeds TelemetryKit's pipeline through `client`.

@@ -1,4 +1,5 @@
-public import TelemetryKit
+import TelemetryKit
+public import TelemetryKitTypedEvents
 
 extension AnalyticsClient {
     /// Sends a typed event: the same as `send(.typedEvent(event))`, for call sites that hold a

@@ -1,4 +1,5 @@
-public import TelemetryKit
+import TelemetryKit
+public import TelemetryKitTypedEvents
 
 /// One piece of analytics an app reports: an event, a screen view, who the user is, a user
 /// property, or an error.

@@ -1,5 +1,6 @@
 import IssueReporting
 import TelemetryKit
+import TelemetryKitSupport
 
 /// The analytics a test client expects, checked in order as data arrives.
 ///

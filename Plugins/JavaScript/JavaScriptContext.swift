@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(JavaScriptCore)
 import JavaScriptCore

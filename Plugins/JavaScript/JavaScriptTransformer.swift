@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 public import TelemetryKitTransformations
 
 /// Runs `JavaScript` transformations (`transformer_id` `"JavaScript"`): each transformation's

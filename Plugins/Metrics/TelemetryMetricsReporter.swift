@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if Metrics
 public import CoreMetrics
 public import TelemetryKitClient

@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 extension Condition {
     /// Whether the condition holds for `event`.

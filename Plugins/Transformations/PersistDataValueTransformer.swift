@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// A configured transformation, ready for `TelemetryClient(transformations:)` or
 /// `Destination(transformations:)`.

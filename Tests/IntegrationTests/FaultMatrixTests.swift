@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if Tools
 import Testing
 import TelemetryKit

@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitAccessibility
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

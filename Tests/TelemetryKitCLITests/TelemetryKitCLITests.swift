@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TelemetryKit
 import TelemetryKitTrackingPlan
+import TelemetryKitTypedEvents
 import TelemetryKitCollector
 import TelemetryKitTesting
 

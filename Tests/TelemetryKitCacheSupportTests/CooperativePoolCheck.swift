@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import Testing
 
 /// Checks that blocking work (a slow fsync, a compaction) started from tasks leaves Swift's

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TelemetryKit
 import TelemetryKitCacheSupport
+import TelemetryKitSupport
 import Testing
 
 struct GroupCommitterTests {

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 
@@ -95,8 +96,6 @@ struct BackgroundTaskTests {
         cache: InMemoryEventCache,
         backgroundTasks: RecordingBackgroundTasks
     ) async -> TelemetryClient {
-        let lifecycle = AppLifecycle()
-        lifecycle.backgroundTasks = backgroundTasks
         let client = TelemetryClient(
             configuration: .init(appID: "BACKGROUND"),
             destinations: [
@@ -108,9 +107,9 @@ struct BackgroundTaskTests {
                 )
             ],
             storage: InMemoryProcessorStorage(),
-            logger: RecordingLogger(),
-            lifecycle: lifecycle
+            logger: RecordingLogger()
         )
+        client.backgroundTasks = backgroundTasks
         await client.start()
         return client
     }
@@ -166,11 +165,9 @@ struct BackgroundTaskTests {
     @Test(.timeLimit(.minutes(1)))
     func anExpirationBeforeTheTaskBeganCancelsTheWorkAndEndsTheTaskOnce() async throws {
         let tasks = RecordingBackgroundTasks(expiresAtOnce: true)
-        let lifecycle = AppLifecycle()
-        lifecycle.backgroundTasks = tasks
         let sawCancellation = Locked<Bool?>(nil)
 
-        await lifecycle.runInBackgroundTask(named: "Work") {
+        await TelemetryClient.runInBackgroundTask(of: tasks, named: "Work") {
             sawCancellation.set(Task.isCancelled)
         }.value
 
@@ -180,9 +177,8 @@ struct BackgroundTaskTests {
     }
 
     @Test func withoutAProviderTheWorkRunsAsItIs() async {
-        let lifecycle = AppLifecycle()
         let sawCancellation = Locked<Bool?>(nil)
-        await lifecycle.runInBackgroundTask(named: "Work") {
+        await TelemetryClient.runInBackgroundTask(of: nil, named: "Work") {
             sawCancellation.set(Task.isCancelled)
         }.value
         #expect(sawCancellation.current == false)

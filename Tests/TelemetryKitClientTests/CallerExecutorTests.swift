@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

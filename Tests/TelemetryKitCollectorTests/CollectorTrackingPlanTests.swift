@@ -2,6 +2,7 @@
 import Testing
 import TelemetryKit
 import TelemetryKitTrackingPlan
+import TelemetryKitTypedEvents
 import TelemetryKitCollector
 import TelemetryKitHTTP
 

@@ -1,6 +1,7 @@
 import IssueReporting
 import TelemetryKit
 import TelemetryKitComposable
+import TelemetryKitSupport
 import Testing
 
 /// The exhaustive test client: every mismatch fails the test through IssueReporting.

@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitComposable
+import TelemetryKitSupport
 
 /// The smallest reducer-based architecture: what a TCA `Reducer` or any
 /// `reduce(into:action:)` store gives an app, written here because the

@@ -1,6 +1,7 @@
 import Foundation
 import TelemetryKit
 import TelemetryKitConsent
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitConsole
+import TelemetryKitSupport
 import Testing
 
 #if canImport(FoundationEssentials)

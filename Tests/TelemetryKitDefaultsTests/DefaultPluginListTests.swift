@@ -22,7 +22,7 @@ struct DefaultPluginListTests {
             .map { "TelemetryKit\($0)" }
     }
 
-    @Test func exportsReExportExactlyTheCoreTheRuntimeAndTheDefaultPlugins() throws {
+    @Test func exportsReExportExactlyTheCoreTheRuntimeTypedEventsAndTheDefaultPlugins() throws {
         let exports = try String(
             contentsOf: Self.root.appendingPathComponent("Modules/TelemetryKitDefaults/Exports.swift"),
             encoding: .utf8
@@ -32,8 +32,8 @@ struct DefaultPluginListTests {
             .map { String($0.dropFirst("@_exported public import ".count)) }
         let plugins = try Self.defaultPluginModules()
         #expect(plugins.count == 18)
-        #expect(Set(exported) == Set(plugins + ["TelemetryKit", "TelemetryKitClient"]))
-        #expect(exported.count == plugins.count + 2)
+        #expect(Set(exported) == Set(plugins + ["TelemetryKit", "TelemetryKitClient", "TelemetryKitTypedEvents"]))
+        #expect(exported.count == plugins.count + 3)
     }
 
     @Test func defaultProcessorsAreTheDefaultProcessorPluginsInTheirOrder() throws {

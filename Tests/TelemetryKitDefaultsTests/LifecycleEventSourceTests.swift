@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKitDefaults
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

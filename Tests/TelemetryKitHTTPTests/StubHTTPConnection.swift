@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

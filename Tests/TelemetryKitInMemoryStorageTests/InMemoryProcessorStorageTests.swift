@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitInMemoryStorage
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if ServiceLifecycle
 import Logging
 import ServiceLifecycle

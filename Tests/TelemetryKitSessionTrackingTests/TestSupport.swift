@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitSessionTracking
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

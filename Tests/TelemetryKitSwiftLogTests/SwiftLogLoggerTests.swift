@@ -1,3 +1,4 @@
+import TelemetryKitSupport
 #if SwiftLog
 import InMemoryLogging
 import Logging

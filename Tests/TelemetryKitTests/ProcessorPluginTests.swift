@@ -58,6 +58,59 @@ private struct NoEmitter: EventSending {
     func send(_ input: EventInput) async {}
 }
 
+/// A plugin that counts the app's trips to the background, from the lifecycle it is handed.
+private final class BackgroundCounter: EventProcessor, @unchecked Sendable {
+    // Safe: `count` and `observation` are only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var count = 0
+    private var observation: AppLifecycleObservation?
+
+    var backgroundings: Int { lock.withLock { count } }
+
+    func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
+        let observation = lifecycle.observe { [weak self] signal in
+            guard signal == .didEnterBackground, let self else { return }
+            self.lock.withLock { self.count += 1 }
+        }
+        lock.withLock { self.observation = observation }
+    }
+
+    func stop() async {
+        lock.withLock { observation }?.cancel()
+    }
+
+    func process(
+        _ input: EventInput,
+        context: EventContext,
+        next: @Sendable (EventInput, EventContext) async throws -> Event
+    ) async throws -> Event {
+        try await next(input, context)
+    }
+}
+
+/// A lifecycle source as a plugin's own tests write one, against the protocol alone.
+private final class HandDrivenLifecycle: AppLifecycleObserving, @unchecked Sendable {
+    // Safe: `handlers` and `lastID` are only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var handlers: [(id: Int, handler: @Sendable (AppLifecycleSignal) -> Void)] = []
+    private var lastID = 0
+
+    var observerCount: Int { lock.withLock { handlers.count } }
+
+    func observe(_ handler: @escaping @Sendable (AppLifecycleSignal) -> Void) -> AppLifecycleObservation {
+        let id = lock.withLock {
+            lastID += 1
+            handlers.append((lastID, handler))
+            return lastID
+        }
+        return AppLifecycleObservation { self.lock.withLock { self.handlers.removeAll { $0.id == id } } }
+    }
+
+    func send(_ signal: AppLifecycleSignal) {
+        for handler in lock.withLock({ handlers.map(\.handler) }) { handler(signal) }
+    }
+}
+
 struct ProcessorPluginTests {
     /// The end of a pipeline, as the runtime's finalizer would be: the input as an event.
     @Sendable static func finalize(_ input: EventInput, _ context: EventContext) -> Event {
@@ -111,5 +164,21 @@ struct ProcessorPluginTests {
         var input = EventInput("Opened")
         var context = EventContext()
         #expect(try renamer.processImmediately(&input, context: &context) == .needsAsync)
+    }
+
+    @Test func aProcessorHearsTheLifecycleItIsHandedUntilItStops() async {
+        let lifecycle = HandDrivenLifecycle()
+        let counter = BackgroundCounter()
+        counter.attach(lifecycle: lifecycle, clock: SystemClock())
+        lifecycle.send(.didEnterBackground)
+        lifecycle.send(.willEnterForeground)
+        lifecycle.send(.didEnterBackground)
+        #expect(counter.backgroundings == 2)
+        #expect(lifecycle.observerCount == 1)
+
+        await counter.stop()
+        lifecycle.send(.didEnterBackground)
+        #expect(counter.backgroundings == 2, "no signal after the observation was cancelled")
+        #expect(lifecycle.observerCount == 0)
     }
 }

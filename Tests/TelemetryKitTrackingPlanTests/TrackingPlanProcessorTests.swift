@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitTesting
+import TelemetryKitTypedEvents
 import Testing
 
 @testable import TelemetryKitTrackingPlan

@@ -1,5 +1,6 @@
 import TelemetryKit
 import TelemetryKitTrackingPlan
+import TelemetryKitTypedEvents
 import Testing
 
 #if canImport(FoundationEssentials)

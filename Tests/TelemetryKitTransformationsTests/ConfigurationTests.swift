@@ -1,4 +1,5 @@
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTesting
 import TelemetryKitTransformations
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTesting
 import TelemetryKitTrialConversion
 import Testing

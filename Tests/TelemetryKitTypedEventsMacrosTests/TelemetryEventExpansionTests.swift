@@ -26,29 +26,29 @@ struct TelemetryEventExpansionTests {
                     var summary: String { "\\(items) items" }
                 }
 
-                extension CheckoutCompleted: TelemetryKit.TypedEvent {
-                    static var eventSchemas: [TelemetryKit.EventSchema] {
+                extension CheckoutCompleted: TelemetryKitTypedEvents.TypedEvent {
+                    static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                         [
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Checkout.completed",
                                 parameters: [
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "items",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "plan",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Plan.self),
                                         isOptional: false
                                     ),
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "coupon.code",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: true
                                     )
                                 ],
-                                floatValue: TelemetryKit.EventSchema.FloatValue(isOptional: false)
+                                floatValue: TelemetryKitTypedEvents.EventSchema.FloatValue(isOptional: false)
                             )
                         ]
                     }
@@ -91,18 +91,18 @@ struct TelemetryEventExpansionTests {
                     }
                 }
 
-                extension Onboarding.StepShown: TelemetryKit.TypedEvent {
-                    public static var eventSchemas: [TelemetryKit.EventSchema] {
+                extension Onboarding.StepShown: TelemetryKitTypedEvents.TypedEvent {
+                    public static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                         [
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Onboarding.StepShown",
                                 parameters: [
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "step",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "startedAt",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Date.self),
                                         isOptional: true
@@ -137,10 +137,10 @@ struct TelemetryEventExpansionTests {
             expandedSource: """
                 struct AppLaunched {}
 
-                extension AppLaunched: TelemetryKit.TypedEvent {
-                    static var eventSchemas: [TelemetryKit.EventSchema] {
+                extension AppLaunched: TelemetryKitTypedEvents.TypedEvent {
+                    static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                         [
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "AppLaunched",
                                 parameters: [],
                                 floatValue: nil
@@ -177,13 +177,13 @@ struct TelemetryEventExpansionTests {
                     case `default`
                 }
 
-                extension Checkout: TelemetryKit.TypedEvent {
-                    static var eventSchemas: [TelemetryKit.EventSchema] {
+                extension Checkout: TelemetryKitTypedEvents.TypedEvent {
+                    static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                         [
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Checkout.started",
                                 parameters: [
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "items",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
@@ -191,28 +191,28 @@ struct TelemetryEventExpansionTests {
                                 ],
                                 floatValue: nil
                             ),
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Checkout.completed",
                                 parameters: [
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "items",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                                         isOptional: false
                                     ),
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "coupon",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: true
                                     )
                                 ],
-                                floatValue: TelemetryKit.EventSchema.FloatValue(isOptional: false)
+                                floatValue: TelemetryKitTypedEvents.EventSchema.FloatValue(isOptional: false)
                             ),
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Checkout.abandonedCart",
                                 parameters: [],
                                 floatValue: nil
                             ),
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Checkout.default",
                                 parameters: [],
                                 floatValue: nil
@@ -278,13 +278,13 @@ struct TelemetryEventExpansionTests {
                     case closed
                 }
 
-                extension Paywall: TelemetryKit.TypedEvent {
-                    package static var eventSchemas: [TelemetryKit.EventSchema] {
+                extension Paywall: TelemetryKitTypedEvents.TypedEvent {
+                    package static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                         [
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Shop.Paywall.shown",
                                 parameters: [
-                                    TelemetryKit.EventSchema.Parameter(
+                                    TelemetryKitTypedEvents.EventSchema.Parameter(
                                         key: "reason",
                                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                                         isOptional: false
@@ -292,7 +292,7 @@ struct TelemetryEventExpansionTests {
                                 ],
                                 floatValue: nil
                             ),
-                            TelemetryKit.EventSchema(
+                            TelemetryKitTypedEvents.EventSchema(
                                 name: "Shop.Paywall.closed",
                                 parameters: [],
                                 floatValue: nil

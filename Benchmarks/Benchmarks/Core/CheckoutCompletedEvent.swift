@@ -29,34 +29,34 @@ struct CheckoutCompletedEvent {
     let total: Double
 }
 
-extension CheckoutCompletedEvent: TelemetryKit.TypedEvent {
-    static var eventSchemas: [TelemetryKit.EventSchema] {
+extension CheckoutCompletedEvent: TelemetryKitTypedEvents.TypedEvent {
+    static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
         [
-            TelemetryKit.EventSchema(
+            TelemetryKitTypedEvents.EventSchema(
                 name: "Checkout.completed",
                 parameters: [
-                    TelemetryKit.EventSchema.Parameter(
+                    TelemetryKitTypedEvents.EventSchema.Parameter(
                         key: "items",
                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Int.self),
                         isOptional: false
                     ),
-                    TelemetryKit.EventSchema.Parameter(
+                    TelemetryKitTypedEvents.EventSchema.Parameter(
                         key: "plan",
                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(CheckoutPlan.self),
                         isOptional: false
                     ),
-                    TelemetryKit.EventSchema.Parameter(
+                    TelemetryKitTypedEvents.EventSchema.Parameter(
                         key: "coupon",
                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(String.self),
                         isOptional: true
                     ),
-                    TelemetryKit.EventSchema.Parameter(
+                    TelemetryKitTypedEvents.EventSchema.Parameter(
                         key: "express",
                         type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(Bool.self),
                         isOptional: false
                     ),
                 ],
-                floatValue: TelemetryKit.EventSchema.FloatValue(isOptional: false)
+                floatValue: TelemetryKitTypedEvents.EventSchema.FloatValue(isOptional: false)
             )
         ]
     }

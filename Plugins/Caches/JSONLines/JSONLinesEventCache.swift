@@ -1,5 +1,6 @@
 public import TelemetryKit
 import TelemetryKitCacheSupport
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,5 +1,6 @@
 import Dispatch
 package import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 package import FoundationEssentials

@@ -1,5 +1,6 @@
 public import Dispatch
 import TelemetryKit
+import TelemetryKitSupport
 
 /// Coalesces concurrent writes into one commit (group commit), run on a thread of its own.
 ///

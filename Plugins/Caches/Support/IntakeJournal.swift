@@ -1,4 +1,5 @@
 package import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

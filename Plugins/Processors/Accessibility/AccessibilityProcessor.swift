@@ -1,5 +1,6 @@
 public import Foundation
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Adds accessibility settings and display properties: the seven keys of ``Keys``.
 ///
@@ -68,7 +69,7 @@ public struct AccessibilityProcessor: EventProcessor {
     }
 
     /// Uses the client's clock for the cache's age, unless `init` was given one.
-    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
         state.withLock { state in
             if !state.isClockFixed { state.clock = clock }
         }

@@ -1,5 +1,6 @@
 public import Foundation
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Adds the local date and time of each event: the eight `TelemetryDeck.Calendar.*` keys of
 /// ``Keys``, all `Int` except ``Keys/isWeekend`` (`Bool`).

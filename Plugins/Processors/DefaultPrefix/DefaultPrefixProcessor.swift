@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Prefixes event names and custom parameter keys, e.g. `login` → `MyApp.login`.
 ///

@@ -1,5 +1,6 @@
 public import Foundation
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Adds hardware and platform facts to every event: the 13 `TelemetryDeck.Device.*` and
 /// `TelemetryDeck.RunContext.*` keys of ``Keys``.

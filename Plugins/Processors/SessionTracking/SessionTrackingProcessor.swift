@@ -27,7 +27,8 @@ import Musl
 ///   is one). The first event of a fresh install alone also gets `isNewInstall` (`true`), as
 ///   in TelemetryDeck v3; later events carry no such key.
 ///
-/// Lifecycle signals come from an `AppLifecycle`: the one given here, else the client's.
+/// Lifecycle signals come from an `AppLifecycleObserving` source: the one given here, else the
+/// client's `AppLifecycle`.
 /// Servers, command-line tools and tests send them by hand:
 ///
 /// ```swift
@@ -93,7 +94,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     /// This process and its executable, as the session record names them.
     private let processIdentifier: Int32
     private let executable: String
-    private let injectedLifecycle: AppLifecycle?
+    private let injectedLifecycle: (any AppLifecycleObserving)?
     private let injectedClock: (any TelemetryClock)?
     private let calendar: CalendarDays
     private let state: Locked<State>
@@ -101,7 +102,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     private let attachment = Locked<Attachment?>(nil)
 
     private struct Attachment {
-        let lifecycle: AppLifecycle
+        let lifecycle: any AppLifecycleObserving
         let clock: any TelemetryClock
     }
 
@@ -117,7 +118,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     public convenience init(
         sendSessionStartedEvent: Bool = true,
         sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
-        lifecycle: AppLifecycle? = nil,
+        lifecycle: (any AppLifecycleObserving)? = nil,
         clock: (any TelemetryClock)? = nil,
         timeZoneOffset: Int? = nil
     ) {
@@ -138,7 +139,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     package init(
         sendSessionStartedEvent: Bool = true,
         sessionTimeout: TimeInterval = SessionTrackingProcessor.defaultSessionTimeout,
-        lifecycle: AppLifecycle? = nil,
+        lifecycle: (any AppLifecycleObserving)? = nil,
         clock: (any TelemetryClock)? = nil,
         timeZoneOffset: Int? = nil,
         processIdentifier: Int32,
@@ -181,7 +182,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     }
 
     /// Receives the client's lifecycle and clock (used unless `init` was given its own).
-    public func attach(lifecycle: AppLifecycle, clock: any TelemetryClock) {
+    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
         attachment.set(Attachment(lifecycle: lifecycle, clock: clock))
     }
 
@@ -271,7 +272,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     }
 
     public func stop() async {
-        let observation = state.withLock { state -> AppLifecycle.Observation? in
+        let observation = state.withLock { state -> AppLifecycleObservation? in
             guard let environment = state.environment else { return nil }
             // Time spent in the background is not part of the session.
             if state.backgroundedAt == nil {
@@ -292,7 +293,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     }
 
     /// Reacts to one lifecycle signal; runs synchronously on the sender's thread.
-    private func handle(_ signal: AppLifecycle.Signal) {
+    private func handle(_ signal: AppLifecycleSignal) {
         let timeout = sessionTimeout
         let outcome = state.withLock { state -> (save: Bool, newSession: (any EventSending, Date)?) in
             guard let environment = state.environment else { return (false, nil) }
@@ -464,7 +465,7 @@ extension SessionTrackingProcessor {
         var lastActivity = Date.distantPast
         var lastSavedActivity = Date.distantPast
         var backgroundedAt: Date?
-        var observation: AppLifecycle.Observation?
+        var observation: AppLifecycleObservation?
         /// The other process's session this process joined, until it starts one of its own.
         var joined: ActiveSessionRecord?
 

@@ -1,4 +1,5 @@
 public import TelemetryKit
+public import TelemetryKitTypedEvents
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Checks the events an app sends by name against a ``TelemetryKit/TrackingPlan``: warns once
 /// per violation by default, or drops violating events.

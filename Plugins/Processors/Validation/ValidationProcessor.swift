@@ -1,5 +1,6 @@
 public import TelemetryKit
 import TelemetryKitConventions
+import TelemetryKitSupport
 
 /// Warns when an app event uses names the SDK reserves; never changes or drops the event.
 ///

@@ -1,4 +1,5 @@
 public import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,7 @@
 @_exported public import TelemetryKit
 
 #if TypedEvents
-/// Makes a struct or an enum a ``TelemetryKit/TypedEvent``: an event whose name, keys and
+/// Makes a struct or an enum a ``TypedEvent``: an event whose name, keys and
 /// parameter types the compiler checks.
 ///
 /// On a struct, each stored property is a parameter keyed by its name; the event's name is

@@ -5,7 +5,7 @@ public import SwiftSyntax
 import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
-/// `@TelemetryEvent`: conforms a struct or an enum to `TelemetryKit.TypedEvent`.
+/// `@TelemetryEvent`: conforms a struct or an enum to `TelemetryKitTypedEvents.TypedEvent`.
 ///
 /// The expansion is an extension with `eventSchemas`, `eventName`, `parameters` and (when the
 /// type has one) `floatValue`, written out property by property: no reflection, one dictionary
@@ -40,7 +40,7 @@ public struct TelemetryEventMacro: ExtensionMacro {
         }
         for diagnostic in diagnostics.list { context.diagnose(diagnostic) }
         guard let body, diagnostics.list.isEmpty else { return [] }
-        let conformance = protocols.isEmpty ? "" : ": TelemetryKit.TypedEvent"
+        let conformance = protocols.isEmpty ? "" : ": TelemetryKitTypedEvents.TypedEvent"
         let decl: DeclSyntax = "extension \(type.trimmed)\(raw: conformance) {\n\(raw: body)\n}"
         guard let extensionDecl = decl.as(ExtensionDeclSyntax.self) else { return [] }
         return [extensionDecl]
@@ -181,7 +181,7 @@ public struct TelemetryEventMacro: ExtensionMacro {
         var members: [String] = []
         members.append(
             """
-            \(access)static var eventSchemas: [TelemetryKit.EventSchema] {
+            \(access)static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                 [
                     \(schemaExpression(name: eventName, parameters: analysis.parameters, floatValue: analysis.floatValue))
                 ]
@@ -228,7 +228,7 @@ public struct TelemetryEventMacro: ExtensionMacro {
         var members: [String] = []
         members.append(
             """
-            \(access)static var eventSchemas: [TelemetryKit.EventSchema] {
+            \(access)static var eventSchemas: [TelemetryKitTypedEvents.EventSchema] {
                 [
                     \(schemas.joined(separator: ",\n"))
                 ]
@@ -308,14 +308,16 @@ public struct TelemetryEventMacro: ExtensionMacro {
         floatValue: EventParameter?
     ) -> String {
         let parameterList = parameters.map {
-            "TelemetryKit.EventSchema.Parameter(\nkey: \(literal($0.key)),\n"
+            "TelemetryKitTypedEvents.EventSchema.Parameter(\nkey: \(literal($0.key)),\n"
                 + "type: TelemetryKitTypedEvents.TypedEventCoding.parameterType(\($0.valueType).self),\n"
                 + "isOptional: \($0.isOptional)\n)"
         }
-        let floatArgument = floatValue.map { "TelemetryKit.EventSchema.FloatValue(isOptional: \($0.isOptional))" }
+        let floatArgument = floatValue.map {
+            "TelemetryKitTypedEvents.EventSchema.FloatValue(isOptional: \($0.isOptional))"
+        }
         let parameterArgument = parameterList.isEmpty ? "[]" : "[\n\(parameterList.joined(separator: ",\n"))\n]"
         return """
-            TelemetryKit.EventSchema(
+            TelemetryKitTypedEvents.EventSchema(
             name: \(literal(name)),
             parameters: \(parameterArgument),
             floatValue: \(floatArgument ?? "nil")

@@ -29,8 +29,10 @@ actor V3DictionaryStorage: ProcessorStorage {
 }
 
 /// A logger written for v3's three levels (an exhaustive switch).
-final class V3Logger: Logging {
-    private let lines = Locked([String]())
+final class V3Logger: Logging, @unchecked Sendable {
+    // Safe: `lines` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var lines: [String] = []
 
     func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         let label: String
@@ -40,10 +42,10 @@ final class V3Logger: Logging {
         case .error: label = "E"
         }
         let text = message()
-        lines.withLock { $0.append("\(label) \(text)") }
+        lock.withLock { lines.append("\(label) \(text)") }
     }
 
-    var messages: [String] { lines.current }
+    var messages: [String] { lock.withLock { lines } }
 }
 
 /// A processor as v3's documentation writes one, using the v3 forms of `EventContext`.

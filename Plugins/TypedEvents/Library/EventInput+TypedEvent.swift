@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else

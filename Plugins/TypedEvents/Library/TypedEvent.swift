@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 /// An event whose name, parameter keys and parameter types are checked by the compiler.
 ///
 /// An app writes one type per event (a struct) or per family of events (an enum, one event per
@@ -5,9 +7,9 @@
 /// parameter sent as a string here and an int there can no longer split the app's analytics:
 /// the name and keys are written once, on the type, and every call site passes a value.
 ///
-/// `@TelemetryEvent` (module `TelemetryKitTypedEvents`, trait `TypedEvents`) writes the
-/// conformance; the protocol lives in the core so that plugins, the composable client and
-/// `TrackingPlan` accept typed events without depending on the macro or on swift-syntax:
+/// `@TelemetryEvent` (trait `TypedEvents`) writes the conformance. Without the trait this
+/// module holds only the protocol and ``EventSchema``, so the client, the composable client
+/// and `TrackingPlan` accept typed events without depending on the macro or on swift-syntax:
 ///
 /// ```swift
 /// @TelemetryEvent("Checkout.completed")

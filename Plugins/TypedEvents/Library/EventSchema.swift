@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

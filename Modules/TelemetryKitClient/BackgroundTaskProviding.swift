@@ -9,7 +9,7 @@
 ///
 /// `TelemetryKitDefaults` provides UIKit's background tasks on iOS, tvOS and visionOS and
 /// `Telemetry.initialize` installs them. A client built by hand sets
-/// ``AppLifecycle/backgroundTasks``; servers and CLIs need none.
+/// ``TelemetryClient/backgroundTasks``; servers and CLIs need none.
 ///
 /// ```swift
 /// struct RecordingBackgroundTasks: BackgroundTaskProviding {
@@ -21,7 +21,7 @@
 ///         return { print("end \(name)") }
 ///     }
 /// }
-/// client.lifecycle.backgroundTasks = RecordingBackgroundTasks()
+/// client.backgroundTasks = RecordingBackgroundTasks()
 /// ```
 ///
 /// ## Implementation requirements

@@ -1,0 +1,50 @@
+public import TelemetryKit
+import TelemetryKitSupport
+
+/// The client's app lifecycle: the signals processors react to (sessions, durations) and the
+/// client itself saves and sends on.
+///
+/// Apps on Apple platforms get these from the system through `TelemetryKitDefaults`;
+/// servers, CLIs and tests drive them by hand. Processors receive it before they start, in
+/// `EventProcessor.attach(lifecycle:clock:)`, as an ``TelemetryKit/AppLifecycleObserving``:
+///
+/// ```swift
+/// client.lifecycle.send(.didEnterBackground)
+/// client.lifecycle.send(.willEnterForeground)
+/// ```
+public final class AppLifecycle: AppLifecycleObserving {
+    /// A lifecycle signal.
+    public typealias Signal = AppLifecycleSignal
+    /// A token that keeps an observation alive; call `cancel()` to stop observing.
+    public typealias Observation = AppLifecycleObservation
+
+    private struct State {
+        var nextID = 0
+        var observers: [(id: Int, handler: @Sendable (Signal) -> Void)] = []
+    }
+
+    private let state = Locked(State())
+
+    public init() {}
+
+    /// Calls `handler` for every later signal, synchronously on the sender's thread.
+    @discardableResult
+    public func observe(_ handler: @escaping @Sendable (Signal) -> Void) -> Observation {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.observers.append((state.nextID, handler))
+            return state.nextID
+        }
+        return Observation { self.removeObserver(id) }
+    }
+
+    /// Delivers `signal` to every observer, in registration order.
+    public func send(_ signal: Signal) {
+        let handlers = state.withLock { $0.observers.map(\.handler) }
+        for handler in handlers { handler(signal) }
+    }
+
+    private func removeObserver(_ id: Int) {
+        state.withLock { state in state.observers.removeAll { $0.id == id } }
+    }
+}
