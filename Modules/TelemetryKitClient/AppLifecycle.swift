@@ -6,7 +6,7 @@ import TelemetryKitSupport
 ///
 /// Apps on Apple platforms get these from the system through `TelemetryKitDefaults`;
 /// servers, CLIs and tests drive them by hand. Processors receive it before they start, in
-/// `EventProcessor.attach(lifecycle:clock:)`, as an ``TelemetryKit/AppLifecycleObserving``:
+/// `EventProcessor.attach(lifecycle:clock:)`, as an `AppLifecycleObserving`:
 ///
 /// ```swift
 /// client.lifecycle.send(.didEnterBackground)

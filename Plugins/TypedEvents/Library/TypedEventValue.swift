@@ -45,13 +45,13 @@ extension Bool: TypedEventValue {
 
 extension Date: TypedEventValue {
     public static var eventParameterType: EventParameterType { .date }
-    /// ISO 8601 in UTC with milliseconds, as `Date`'s ``ParameterValue`` sends it.
+    /// ISO 8601 in UTC with milliseconds, as `Date`'s `ParameterValue` sends it.
     public var eventPayloadValue: PayloadValue { payloadValue }
 }
 
 extension UUID: TypedEventValue {
     public static var eventParameterType: EventParameterType { .uuid }
-    /// The upper-case `uuidString`, as `UUID`'s ``ParameterValue`` sends it.
+    /// The upper-case `uuidString`, as `UUID`'s `ParameterValue` sends it.
     public var eventPayloadValue: PayloadValue { payloadValue }
 }
 
