@@ -1,4 +1,3 @@
-import TelemetryKitSupport
 #if Tools
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -6,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTrackingPlan
 
 extension Collector {

@@ -1,6 +1,6 @@
-import TelemetryKitSupport
 #if canImport(UIKit) || canImport(AppKit) || canImport(WatchKit)
 import Foundation
+import TelemetryKitSupport
 
 #if os(watchOS)
 import WatchKit

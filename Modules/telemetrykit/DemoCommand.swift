@@ -1,8 +1,8 @@
-import TelemetryKitSupport
 #if Tools
 import ArgumentParser
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import TelemetryKitTrackingPlan
 import TelemetryKitCollector
 import TelemetryKitDefaults

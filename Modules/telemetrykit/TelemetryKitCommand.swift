@@ -1,4 +1,3 @@
-import TelemetryKitSupport
 #if Tools
 import ArgumentParser
 import Foundation
@@ -6,6 +5,7 @@ import TelemetryKit
 import TelemetryKitClient
 import TelemetryKitHTTP
 import TelemetryKitInMemoryStorage
+import TelemetryKitSupport
 
 /// `telemetrykit`: try the SDK end to end, send events by hand, run a local collector.
 @main

@@ -1,8 +1,8 @@
-import TelemetryKitSupport
 #if Tools
 import Foundation
 import TelemetryKit
 import TelemetryKitHTTP
+import TelemetryKitSupport
 
 /// Where `send`, `flush` and `status` keep their queue, endpoint settings and delivery state.
 struct Workspace {

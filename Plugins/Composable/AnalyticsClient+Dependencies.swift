@@ -1,8 +1,8 @@
-import TelemetryKitSupport
 #if Dependencies
 public import Dependencies
 import IssueReporting
 import TelemetryKit
+import TelemetryKitSupport
 
 extension AnalyticsClient: DependencyKey {
     /// Drops everything until the app sets its client, and says so once.

@@ -1,7 +1,7 @@
-import TelemetryKitSupport
 #if Metrics
 public import CoreMetrics
 public import TelemetryKitClient
+import TelemetryKitSupport
 
 /// Publishes a client's counters (``TelemetryStats``) as swift-metrics, so operators read
 /// what the SDK queued, delivered and dropped where they read every other number (Prometheus

@@ -1,4 +1,3 @@
-import TelemetryKitSupport
 #if Tools
 import Testing
 import TelemetryKit
@@ -6,6 +5,7 @@ import TelemetryKitCollector
 import TelemetryKitHTTP
 import TelemetryKitHTTPTestSupport
 import TelemetryKitSQLiteCache
+import TelemetryKitSupport
 import TelemetryKitTesting
 
 #if canImport(FoundationEssentials)

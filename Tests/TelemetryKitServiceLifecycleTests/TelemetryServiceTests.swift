@@ -1,9 +1,9 @@
-import TelemetryKitSupport
 #if ServiceLifecycle
 import Logging
 import ServiceLifecycle
 import TelemetryKit
 import TelemetryKitServiceLifecycle
+import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 

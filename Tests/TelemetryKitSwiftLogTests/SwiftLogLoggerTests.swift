@@ -1,9 +1,9 @@
-import TelemetryKitSupport
 #if SwiftLog
 import InMemoryLogging
 import Logging
 import TelemetryKit
 import TelemetryKitClient
+import TelemetryKitSupport
 import TelemetryKitSwiftLog
 import Testing
 
