@@ -172,7 +172,7 @@ let extensions: [Library] = [
                 .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS]))
             ]
         },
-    Library("Presets", "Plugins/Presets", [client, conventions], tests: [client]),
+    Library("Presets", "Plugins/Presets", [client, conventions], tests: [client, "TelemetryKitDefaults"]),
     Library("Composable", "Plugins/Composable", [client, support, typedEvents, "TelemetryKitPresets"] + pointFree)
         .with { $0.tests = pointFree + products(["IssueReportingTestSupport"], of: "xctest-dynamic-overlay") },
     Library("SwiftLog", "Plugins/SwiftLog", swiftLog, tests: [client] + swiftLog)
