@@ -28,8 +28,7 @@ import Musl
 ///   in TelemetryDeck v3; later events carry no such key.
 ///
 /// Lifecycle signals come from an `AppLifecycleObserving` source: the one given here, else the
-/// client's `AppLifecycle`.
-/// Servers, command-line tools and tests send them by hand:
+/// client's `AppLifecycle`. Servers, command-line tools and tests send them by hand:
 ///
 /// ```swift
 /// let client = TelemetryClient(configuration: config, processors: [SessionTrackingProcessor()], …)
