@@ -9,7 +9,7 @@ struct PluginImportRuleTests {
         .deletingLastPathComponent()
 
     /// What every plugin may import: not plugins themselves. The typed events' module is API the
-    /// runtime accepts (without its trait it holds only `TypedEvent` and `EventSchema`).
+    /// runtime accepts (without its trait it holds only protocols and values, no macro).
     static let shared: Set<String> = [
         "TelemetryKit", "TelemetryKitClient", "TelemetryKitConventions", "TelemetryKitSupport",
         "TelemetryKitCacheSupport", "TelemetryKitFileStorageSupport", "TelemetryKitTypedEvents",

@@ -8,8 +8,9 @@ public import TelemetryKit
 /// the name and keys are written once, on the type, and every call site passes a value.
 ///
 /// `@TelemetryEvent` (trait `TypedEvents`) writes the conformance. Without the trait this
-/// module holds only the protocol and ``EventSchema``, so the client, the composable client
-/// and `TrackingPlan` accept typed events without depending on the macro or on swift-syntax:
+/// module holds only this protocol, ``EventSchema`` and the value coding the macro's expansion
+/// calls, so the client, the composable client and `TrackingPlan` accept typed events without
+/// depending on the macro or on swift-syntax:
 ///
 /// ```swift
 /// @TelemetryEvent("Checkout.completed")
