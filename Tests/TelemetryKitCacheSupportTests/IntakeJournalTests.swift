@@ -47,6 +47,27 @@ import Testing
         #expect(journal.pendingCount == 3)
     }
 
+    /// A journal released with entries not committed is left for the next opening, which
+    /// replays it at once even while child processes are being started (each holds a copy of
+    /// the journal's descriptor for a moment; the lock is given up before the close).
+    @Test func aReleasedJournalIsReplayableWhileChildProcessesAreBeingStarted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.file("events.sqlite").path
+        var (replayed, skipped) = (0, 0)
+        try repeatWhileStartingChildProcesses {
+            var journal: IntakeJournal<String>? = IntakeJournal(nextTo: cache)
+            try journal?.open()
+            _ = journal.map { record(["left"], in: $0) }
+            journal = nil
+            let abandoned = AbandonedIntakeJournal.all(nextTo: cache, logger: RecordingLogger())
+            if abandoned.flatMap(\.entries) == [bytes("left")] { replayed += 1 } else { skipped += 1 }
+            abandoned.forEach { $0.discard() }
+        }
+        #expect(replayed > 0)
+        #expect(skipped == 0)
+    }
+
     @Test func committedEntriesAreNotReplayedAndAnEmptiedJournalStartsOver() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -104,6 +104,9 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
             munmap(mapping.base, capacity)
             // Entries not committed stay for the next opening to replay.
             if state.pending.isEmpty { unlink(mapping.path) }
+            // Unlocked before closing, like SidecarFileLock: a child process being started
+            // holds a copy of the descriptor until it runs its program.
+            _ = flock(mapping.descriptor, LOCK_UN)
             close(mapping.descriptor)
             state.mapping = nil
         }
@@ -233,8 +236,11 @@ package final class AbandonedIntakeJournal {
     }
 
     deinit {
-        // Not discarded (appending its entries failed): unlocked, for the next opening.
-        if descriptor >= 0 { close(descriptor) }
+        // Not discarded (appending its entries failed): unlocked, for the next opening (first
+        // explicitly, as a child process being started may hold a copy of the descriptor).
+        guard descriptor >= 0 else { return }
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 
     /// Empties and deletes the file once its entries are in the cache. It is emptied first:
@@ -244,6 +250,7 @@ package final class AbandonedIntakeJournal {
         let header = [UInt8](repeating: 0, count: IntakeJournal<Never>.headerSize)
         _ = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         unlink(path)
+        _ = flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
     }

@@ -76,7 +76,10 @@ package final class SidecarFileLock {
     }
 
     deinit {
-        // Closing the descriptor releases the lock.
+        // Unlock before closing: a child process being started at this moment holds a copy of
+        // the descriptor until it runs its program, and closing ours alone would leave the
+        // lock held by that copy (the next instance in this process would be refused).
+        _ = flock(descriptor, LOCK_UN)
         close(descriptor)
         if let gate { close(gate) }
     }

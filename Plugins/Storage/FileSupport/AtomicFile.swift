@@ -103,10 +103,13 @@ enum AtomicFile {
     static func withExclusiveLock<Result>(path lockPath: String, _ body: () throws -> Result) throws -> Result {
         let fd = retryingOnInterrupt { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, fileMode) }
         if fd < 0 { throw SystemCallError(operation: "open", path: lockPath, code: errno) }
-        defer { close(fd) }  // closing releases the lock
+        defer { close(fd) }
         if retryingOnInterrupt({ flock(fd, LOCK_EX) }) != 0 {
             throw SystemCallError(operation: "flock", path: lockPath, code: errno)
         }
+        // Unlocked explicitly rather than by the close: a child process being started holds a
+        // copy of the descriptor until it runs its program, and would hold the lock until then.
+        defer { _ = flock(fd, LOCK_UN) }
         return try body()
     }
 
