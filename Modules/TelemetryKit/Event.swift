@@ -211,7 +211,7 @@ public struct Event: Sendable, Identifiable {
     /// per upper key rather than one per shared key: usually none, and then the shared layer
     /// can be walked (or its encoding reused) unchecked.
     @usableFromInline
-    func sharedKeysShadowed() -> [String] {
+    package func sharedKeysShadowed() -> [String] {
         guard !sharedPayload.isEmpty else { return [] }
         var shadowed: [String] = []
         for key in ownPayload.keys where sharedPayload[key] != nil { shadowed.append(key) }
@@ -224,20 +224,6 @@ public struct Event: Sendable, Identifiable {
     func editIndex(forKey key: String) -> Int? {
         payloadEdits.firstIndex { $0.key == key }
     }
-
-    /// The shared layer when no upper entry shadows one of its keys, with an identity that
-    /// the events sharing its dictionary storage have in common (keep `entries` while the
-    /// identity is kept, so the storage is not reused). The payload is then its entries plus
-    /// ``forEachUpperPayloadEntry(_:)``'s, so a writer encodes the ~50 metadata entries once
-    /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
-    package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
-        guard Self.canIdentifySharedLayer, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else { return nil }
-        return (withUnsafeBytes(of: sharedPayload) { $0.load(as: UInt.self) }, sharedPayload)
-    }
-
-    /// Dictionaries are one reference wide on every supported platform; if not, no identity.
-    private static let canIdentifySharedLayer =
-        MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
 
     /// Calls `body` for the own entries the edits do not replace, then for the edits' values:
     /// every entry above the shared layer.

@@ -118,39 +118,6 @@ public struct EventContext: Sendable {
         return result
     }
 
-    /// The number of values an `apply` may insert; used to reserve capacity.
-    package var estimatedCount: Int {
-        var total = 0
-        for fragment in fragments {
-            switch fragment {
-            case .value: total += 1
-            case .values(let values): total += values.count
-            case .removal, .original: break
-            }
-        }
-        return total
-    }
-
-    /// Whether every fragment is a whole dictionary (the common shape: processors add
-    /// precomputed dictionaries).
-    package var consistsOfDictionaries: Bool {
-        fragments.allSatisfy { fragment in
-            if case .values = fragment { return true }
-            return false
-        }
-    }
-
-    /// The added dictionaries in order, when every fragment is a whole dictionary; nil otherwise.
-    package var dictionaryFragments: [[String: PayloadValue]]? {
-        var result = [[String: PayloadValue]]()
-        result.reserveCapacity(fragments.count)
-        for fragment in fragments {
-            guard case .values(let values) = fragment else { return nil }
-            result.append(values)
-        }
-        return result
-    }
-
     /// Writes the metadata into `payload` in the order it was added.
     package func apply(to payload: inout [String: PayloadValue]) {
         for fragment in fragments {

@@ -36,31 +36,6 @@ extension EventTransformation {
     }
 }
 
-extension Array where Element == any EventTransformation {
-    /// Runs these transformations on `event` in array order, as the client does: each one's
-    /// synchronous path first, its async `transform` only when needed. Nil when one dropped it.
-    /// Runs on the caller's executor (`nonisolated(nonsending)`), like the client's `send`.
-    nonisolated(nonsending)
-        public func run(on event: consuming Event, destination: String?) async -> Event?
-    {
-        var current = event
-        // By index: the elements are used in place (iterating would copy each existential).
-        for index in indices {
-            switch self[index].transformImmediately(&current, destination: destination) {
-            case .kept: continue
-            case .dropped: return nil
-            case .needsAsync:
-                // Handed over (no copy); `current` is set again from the result.
-                guard let next = await self[index].transform(consume current, destination: destination) else {
-                    return nil
-                }
-                current = next
-            }
-        }
-        return current
-    }
-}
-
 /// The outcome of ``EventTransformation/transformImmediately(_:destination:)``.
 public enum ImmediateTransformation: Sendable, Hashable {
     /// Done; the event (changed in place or not) goes on.
@@ -87,19 +62,5 @@ public enum TransformationScope: Sendable, Hashable {
         case .allDestinations: return destination != nil
         case .destinations(let ids): return destination.map { ids.contains($0) } ?? false
         }
-    }
-}
-
-extension Array where Element == any EventTransformation {
-    /// The transformations that run for `destination`, in execution order
-    /// (ascending `order`, ties in registration order).
-    public func ordered(for destination: String?) -> [any EventTransformation] {
-        enumerated()
-            .filter { $0.element.scope.applies(to: destination) }
-            .sorted { lhs, rhs in
-                lhs.element.order != rhs.element.order
-                    ? lhs.element.order < rhs.element.order : lhs.offset < rhs.offset
-            }
-            .map(\.element)
     }
 }

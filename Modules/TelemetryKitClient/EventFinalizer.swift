@@ -187,3 +187,39 @@ private final class MetadataCache: Sendable {
         withUnsafeBytes(of: dictionary) { $0.load(as: UInt.self) }
     }
 }
+
+/// The shapes of a context's metadata that the merge above looks for; read by nobody else.
+extension EventContext {
+    /// The number of values an `apply` may insert; used to reserve capacity.
+    var estimatedCount: Int {
+        var total = 0
+        for fragment in fragments {
+            switch fragment {
+            case .value: total += 1
+            case .values(let values): total += values.count
+            case .removal, .original: break
+            }
+        }
+        return total
+    }
+
+    /// Whether every fragment is a whole dictionary (the common shape: processors add
+    /// precomputed dictionaries).
+    var consistsOfDictionaries: Bool {
+        fragments.allSatisfy { fragment in
+            if case .values = fragment { return true }
+            return false
+        }
+    }
+
+    /// The added dictionaries in order, when every fragment is a whole dictionary; nil otherwise.
+    var dictionaryFragments: [[String: PayloadValue]]? {
+        var result = [[String: PayloadValue]]()
+        result.reserveCapacity(fragments.count)
+        for fragment in fragments {
+            guard case .values(let values) = fragment else { return nil }
+            result.append(values)
+        }
+        return result
+    }
+}

@@ -295,3 +295,20 @@ package struct EventJSONCodecError: Error, Sendable, Hashable, CustomStringConve
 
     package var description: String { "Invalid event JSON at byte \(offset): \(message)" }
 }
+
+// The encoders' view of an event's layers (this codec and the OTLP encoder).
+extension Event {
+    /// The shared layer when no upper entry shadows one of its keys, with an identity that
+    /// the events sharing its dictionary storage have in common (keep `entries` while the
+    /// identity is kept, so the storage is not reused). The payload is then its entries plus
+    /// `forEachUpperPayloadEntry(_:)`'s, so a writer encodes the ~50 metadata entries once
+    /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
+    package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
+        guard Self.canIdentifySharedLayer, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else { return nil }
+        return (withUnsafeBytes(of: sharedPayload) { $0.load(as: UInt.self) }, sharedPayload)
+    }
+
+    /// Dictionaries are one reference wide on every supported platform; if not, no identity.
+    private static let canIdentifySharedLayer =
+        MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
+}

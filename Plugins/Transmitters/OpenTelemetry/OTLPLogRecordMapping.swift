@@ -1,5 +1,6 @@
 #if OpenTelemetry
 import TelemetryKit
+import TelemetryKitSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

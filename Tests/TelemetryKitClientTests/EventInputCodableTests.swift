@@ -1,5 +1,6 @@
 import Foundation
 import TelemetryKit
+import TelemetryKitSupport
 import Testing
 
 struct EventInputCodableTests {

@@ -1,3 +1,5 @@
+public import TelemetryKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -5,6 +7,10 @@ import Foundation
 #endif
 
 /// `EventInput` as JSON, for queues that hold events across restarts (consent, durations).
+///
+/// Here rather than in the API core: persisting inputs is the runtime's business (the client's
+/// durations, the consent processor's queue), and TelemetryDeck v3's `EventInput` is not
+/// `Codable`. An app that imports `TelemetryKitDefaults` sees the conformance as before.
 ///
 /// Parameter values keep their type (`.double(3)` stays a double, `"1"` stays a string), and
 /// the timestamp is stored as seconds since 1970 whatever the encoder's date strategy is.
@@ -89,7 +95,7 @@ package struct StoredPayloadValue: Codable, Sendable {
             if value.isFinite {
                 try container.encode(value, forKey: .double)
             } else {
-                try container.encode(PayloadValue.format(value), forKey: .string)
+                try container.encode(PayloadValue.double(value).stringValue, forKey: .string)
             }
         case .bool(let value): try container.encode(value, forKey: .bool)
         }
