@@ -143,12 +143,9 @@ private final class MetadataCache: Sendable {
 
     private let entry = Locked(Entry())
 
-    /// Dictionaries are one reference wide on every supported platform; if not, no caching.
-    private static let canIdentify = MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
-
     /// The merged metadata and whether it contains non-finite numbers.
     func metadata(of context: EventContext) -> ([String: PayloadValue], Bool) {
-        guard Self.canIdentify, context.consistsOfDictionaries else {
+        guard PayloadStorageIdentity.isAvailable, context.consistsOfDictionaries else {
             var payload = [String: PayloadValue](minimumCapacity: context.estimatedCount)
             context.apply(to: &payload)
             return (payload, payload.values.contains { $0.isNonFiniteNumber })
@@ -161,7 +158,7 @@ private final class MetadataCache: Sendable {
             return hit
         }
         let dictionaries = context.dictionaryFragments ?? []
-        let identities = dictionaries.map(Self.identity(of:))
+        let identities = dictionaries.map(PayloadStorageIdentity.of)
         var merged = [String: PayloadValue](minimumCapacity: context.estimatedCount)
         context.apply(to: &merged)
         let hasNonFinite = merged.values.contains { $0.isNonFiniteNumber }
@@ -175,16 +172,11 @@ private final class MetadataCache: Sendable {
     private static func matches(_ identities: [UInt], _ context: EventContext) -> Bool {
         guard identities.count == context.fragments.count else { return false }
         for index in identities.indices {
-            guard case .values(let values) = context.fragments[index], identity(of: values) == identities[index] else {
-                return false
-            }
+            guard case .values(let values) = context.fragments[index],
+                PayloadStorageIdentity.of(values) == identities[index]
+            else { return false }
         }
         return true
-    }
-
-    /// The address of a dictionary's storage (a dictionary is a single reference).
-    private static func identity(of dictionary: [String: PayloadValue]) -> UInt {
-        withUnsafeBytes(of: dictionary) { $0.load(as: UInt.self) }
     }
 }
 

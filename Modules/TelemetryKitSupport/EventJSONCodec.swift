@@ -304,11 +304,9 @@ extension Event {
     /// `forEachUpperPayloadEntry(_:)`'s, so a writer encodes the ~50 metadata entries once
     /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
     package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
-        guard Self.canIdentifySharedLayer, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else { return nil }
-        return (withUnsafeBytes(of: sharedPayload) { $0.load(as: UInt.self) }, sharedPayload)
+        guard PayloadStorageIdentity.isAvailable, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else {
+            return nil
+        }
+        return (PayloadStorageIdentity.of(sharedPayload), sharedPayload)
     }
-
-    /// Dictionaries are one reference wide on every supported platform; if not, no identity.
-    private static let canIdentifySharedLayer =
-        MemoryLayout<[String: PayloadValue]>.size == MemoryLayout<UInt>.size
 }

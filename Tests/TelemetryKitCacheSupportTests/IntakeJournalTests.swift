@@ -56,10 +56,11 @@ import Testing
         let cache = directory.file("events.sqlite").path
         var (replayed, skipped) = (0, 0)
         try repeatWhileStartingChildProcesses {
-            var journal: IntakeJournal<String>? = IntakeJournal(nextTo: cache)
-            try journal?.open()
-            _ = journal.map { record(["left"], in: $0) }
-            journal = nil
+            do {
+                let journal = IntakeJournal<String>(nextTo: cache)
+                try journal.open()
+                _ = record(["left"], in: journal)
+            }  // released here, its entry not committed
             let abandoned = AbandonedIntakeJournal.all(nextTo: cache, logger: RecordingLogger())
             if abandoned.flatMap(\.entries) == [bytes("left")] { replayed += 1 } else { skipped += 1 }
             abandoned.forEach { $0.discard() }
