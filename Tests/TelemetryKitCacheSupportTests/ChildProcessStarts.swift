@@ -1,22 +1,43 @@
 import Foundation
 
-/// Runs `body` over and over while another thread starts 60 short child processes
-/// (`/bin/true`) one after another, and returns when they have all run.
+/// Runs `attempt` over and over while another thread starts 60 short child processes
+/// (`/bin/true`) one after another, until they have all run; returns how many attempts
+/// succeeded (`attempt` returned true) and how many failed.
 ///
 /// A child process holds a copy of every descriptor of this process from the moment it is
 /// created until it runs its program; a lock that is released only by closing its descriptor
 /// stays held by such a copy. The callers check that released locks are free at once anyway.
-func repeatWhileStartingChildProcesses(_ body: () throws -> Void) rethrows {
-    let starting = DispatchGroup()
-    DispatchQueue.global().async(group: starting) {
-        for _ in 0..<60 {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/bin/true")
-            guard (try? child.run()) != nil else { return }
-            child.waitUntilExit()
+func repeatWhileStartingChildProcesses(
+    _ attempt: @escaping @Sendable () throws -> Bool
+) async throws -> (succeeded: Int, failed: Int) {
+    try await onThreadOfItsOwn {
+        let starting = DispatchGroup()
+        DispatchQueue.global().async(group: starting) {
+            for _ in 0..<60 {
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: "/bin/true")
+                guard (try? child.run()) != nil else { return }
+                child.waitUntilExit()
+            }
         }
+        var (succeeded, failed) = (0, 0)
+        while starting.wait(timeout: .now()) == .timedOut {
+            if try attempt() { succeeded += 1 } else { failed += 1 }
+        }
+        return (succeeded, failed)
     }
-    while starting.wait(timeout: .now()) == .timedOut {
-        try body()
+}
+
+/// Runs `body`, which blocks for a while (a loop of file operations), on a thread started
+/// for it, and returns its result.
+///
+/// Why not on the test's own thread: that is one of Swift's cooperative threads, as many as
+/// the machine has cores (two here). A test blocking one for seconds held up every other
+/// test's async work meanwhile, and tests talking to a loopback server timed out.
+func onThreadOfItsOwn<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try body() })
+        }.start()
     }
 }

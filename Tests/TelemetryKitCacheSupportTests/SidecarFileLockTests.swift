@@ -29,14 +29,12 @@ struct SidecarFileLockTests {
     /// the next instance in this process was refused (13,361 of 200,000 openings in a C
     /// reproduction). Releasing unlocks first, so a spawn in progress never holds a lock for
     /// an instance that is gone.
-    @Test func aReleasedLockIsFreeWhileChildProcessesAreBeingStarted() throws {
+    @Test func aReleasedLockIsFreeWhileChildProcessesAreBeingStarted() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("events.jsonl.lock").path
-        var (openings, refusals) = (0, 0)
-        try repeatWhileStartingChildProcesses {
-            let holder = try SidecarFileLock(path: path)
-            if try holder.lock(.exclusive, wait: false) { openings += 1 } else { refusals += 1 }
+        let (openings, refusals) = try await repeatWhileStartingChildProcesses {
+            try SidecarFileLock(path: path).lock(.exclusive, wait: false)
         }
         #expect(openings > 0)
         #expect(refusals == 0)

@@ -50,17 +50,7 @@ import CSQLite
             let committed = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
             try await committed.append(Array(events.prefix(2)))
         }
-        let other = directory.file("other.sqlite")
-        let writer = try SQLiteEventCache(fileURL: other, logger: RecordingLogger())
-        _ = try await writer.peek(limit: 1)
-        let lock = try WriteLockHolder(other)
-        try await writer.appendOnCallersExecutor(events, callerWaits: true)
-        let journal = try #require(journalFiles(in: directory).first { $0.hasPrefix("other.sqlite") })
-        try FileManager.default.copyItem(
-            at: directory.file(journal),
-            to: directory.file("events.sqlite-intake-\(UUID().uuidString)")
-        )
-        lock.release()
+        try await leaveDeadInstancesJournal(with: events, nextTo: "events.sqlite", in: directory)
 
         let logger = RecordingLogger()
         let reopened = try SQLiteEventCache(fileURL: url, logger: logger)
@@ -96,6 +86,33 @@ import CSQLite
         #expect(try await full.peek(limit: 10).count == 2)
     }
 
+    /// A relaunched app opens the queue while its extension is still appending the events
+    /// the app's previous, killed, process had left in its journal: the app's new events are
+    /// committed after those, not between or ahead of them.
+    @Test func anInstanceOpeningDuringAnothersReplayAppendsAfterTheReplayedEvents() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("events.sqlite")
+        _ = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        let dead = EventCacheConformance.numberedEvents(1...3)
+        try await leaveDeadInstancesJournal(with: dead, nextTo: "events.sqlite", in: directory)
+
+        // The replay waits for the write lock; the other instance opens meanwhile.
+        let lock = try WriteLockHolder(url)
+        let replaying = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        try await Task.sleep(for: .milliseconds(200))
+        let relaunched = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
+        let new = EventCacheConformance.numberedEvents(4...6)
+        let appending = Task { try await relaunched.appendOnCallersExecutor(new, callerWaits: true) }
+        try await Task.sleep(for: .milliseconds(200))
+        lock.release()
+        try await appending.value
+        await replaying.waitForQueuedWork()
+        await relaunched.waitForQueuedWork()
+
+        #expect(try await relaunched.peek(limit: 10) == dead + new)
+    }
+
     /// The client passes `callerWaits` for an awaited `send` only: its intake task's groups
     /// wait for their commits (and are committed in groups).
     @Test func theClientsAwaitedSendIsJournaledAndItsFireAndForgetIsNot() async throws {
@@ -106,7 +123,16 @@ import CSQLite
         _ = try await cache.peek(limit: 1)
         let client = TelemetryClient(
             configuration: TelemetryClient.Configuration(appID: "JOURNAL-APP"),
-            destinations: [Destination(id: "main", transmitter: SpyEventTransmitter(), cache: cache)],
+            // Nothing is sent while the test looks (a loaded machine can take longer than
+            // the default 10 s flush interval; a sent batch leaves the cache).
+            destinations: [
+                Destination(
+                    id: "main",
+                    transmitter: SpyEventTransmitter(),
+                    cache: cache,
+                    policy: DeliveryPolicy(flushInterval: 3600)
+                )
+            ],
             storage: InMemoryProcessorStorage(),
             logger: RecordingLogger()
         )
@@ -126,6 +152,26 @@ import CSQLite
         #expect(try await cache.peek(limit: 10).map(\.type) == ["Awaited.event", "FireAndForget.event"])
         await client.shutdown()
     }
+}
+
+/// Leaves in `directory` what an instance of the cache file `cacheName` killed after
+/// journaling `events`, and before committing them, leaves: its intake journal, unlocked.
+func leaveDeadInstancesJournal(
+    with events: [Event],
+    nextTo cacheName: String,
+    in directory: TemporaryDirectory
+) async throws {
+    let other = directory.file("journal-source-\(UUID().uuidString).sqlite")
+    let writer = try SQLiteEventCache(fileURL: other, logger: RecordingLogger())
+    _ = try await writer.peek(limit: 1)
+    let lock = try WriteLockHolder(other)
+    defer { lock.release() }
+    try await writer.appendOnCallersExecutor(events, callerWaits: true)
+    let journal = try #require(journalFiles(in: directory).first { $0.hasPrefix(other.lastPathComponent) })
+    try FileManager.default.copyItem(
+        at: directory.file(journal),
+        to: directory.file("\(cacheName)-intake-\(UUID().uuidString)")
+    )
 }
 
 /// The names of the intake journals in `directory`.

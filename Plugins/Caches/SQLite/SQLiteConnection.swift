@@ -1145,6 +1145,13 @@ final class SQLiteConnection {
         try check(result)
     }
 
+    /// Runs `body` in one write transaction, holding SQLite's write lock throughout: no
+    /// other connection, in this process or another, writes in between, and one that wants to
+    /// write waits for the commit (see ``SQLiteDatabase/appendAbandonedJournals(nextTo:)``).
+    func holdingWriteLock<Result>(_ body: () throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        try transaction(body)
+    }
+
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`: the write lock, so no other
     /// process writes in between), after catching up with other connections' commits, and
     /// stores the new totals with it. A nested call runs in the open transaction.

@@ -180,6 +180,17 @@ struct SQLiteDatabase {
         return evicted
     }
 
+    /// Keeps `rows`, appended in a transaction of their own rather than by ``insert(_:)``, in
+    /// ``rowsSinceOpening`` as ``insert(_:)`` keeps its rows; beyond ``maxRowsBeforeVerifying``
+    /// it runs the check at once.
+    mutating func keepUntilVerified(_ rows: [SQLiteRow]) throws {
+        guard rowsSinceOpening != nil, !rows.isEmpty else { return }
+        rowsSinceOpening?.append(contentsOf: rows)
+        if let pending = rowsSinceOpening, pending.count > Self.maxRowsBeforeVerifying {
+            try verifyOpening()
+        }
+    }
+
     /// What opening leaves for later (see the type's description), run once: checks every
     /// page (a damaged file is replaced here, before any read), counts the rows, drops events
     /// older than `maxEventAge` and evicts beyond the limits. Later calls return at once.

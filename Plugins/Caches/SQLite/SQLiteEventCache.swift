@@ -232,11 +232,8 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         // Only then this instance's own journal: were it open sooner, an event awaited now
         // could be committed, or left in it by another kill, ahead of those older ones. If
         // they cannot be appended now, it stays closed (awaited events wait for their commits).
-        frame.startOnIOQueue("prepare the intake journal of") { [logger] database in
-            for abandoned in AbandonedIntakeJournal.all(nextTo: path, logger: logger) {
-                try database.appendMissing(abandoned.entries, from: abandoned.path)
-                abandoned.discard()
-            }
+        frame.startOnIOQueue("prepare the intake journal of") { database in
+            try database.appendAbandonedJournals(nextTo: path)
             try journal?.open()
         }
         // Checking the file and counting its rows read every page: not on the launch path,
@@ -369,36 +366,60 @@ extension SQLiteDatabase: CommittedEventStore {
         try insert(events.map(rowEncoder.row(for:)))
     }
 
-    /// Appends the events of an abandoned intake journal (`entries`, each one event's JSON)
-    /// that the database does not have yet: their owner may have committed some before it
-    /// died. Entries that do not decode are dropped, counted in `evicted` and logged.
-    mutating func appendMissing(_ entries: [[UInt8]], from journalPath: String) throws {
-        var events: [Event] = []
-        var unreadable: [String] = []
-        for entry in entries {
-            do {
-                events.append(try EventJSONCodec.decode(entry))
-            } catch {
-                unreadable.append("\(error)")
+    /// Appends the events that instances which ended before committing them (kill -9, a
+    /// crash) left in their intake journals beside `cachePath`, those the database does not
+    /// have yet (an owner may have committed some before it died), then deletes the journals.
+    /// Entries that do not decode are dropped, counted in `evicted` and logged.
+    ///
+    /// Why the journals are looked for and locked inside the write transaction that appends
+    /// their events: another instance opening at the same time (a relaunched app beside its
+    /// extension) waits for that commit before it looks for journals or appends anything of
+    /// its own. Were the journals taken first, it would find them locked, take them for a live
+    /// instance's, and commit its new events ahead of the older ones being replayed: one
+    /// process's events would then be sent out of order.
+    mutating func appendAbandonedJournals(nextTo cachePath: String) throws {
+        let (logger, rowEncoder, limit, maxBytes) = (logger, rowEncoder, limit, maxBytes)
+        var journals: [AbandonedIntakeJournal] = []
+        var unreadableCount = 0
+        var appended: [SQLiteRow] = []
+        let evictedNow = try run { connection in
+            try connection.holdingWriteLock { () throws(SQLiteFailure) -> Int in
+                // A run again after a damaged file was replaced looks for the journals again.
+                journals = AbandonedIntakeJournal.all(nextTo: cachePath, logger: logger)
+                (unreadableCount, appended) = (0, [])
+                var rows: [SQLiteRow] = []
+                for journal in journals {
+                    var unreadable: [String] = []
+                    for entry in journal.entries {
+                        do {
+                            rows.append(rowEncoder.row(for: try EventJSONCodec.decode(entry)))
+                        } catch {
+                            unreadable.append("\(error)")
+                        }
+                    }
+                    guard !unreadable.isEmpty else { continue }
+                    unreadableCount += unreadable.count
+                    logger.warning(
+                        "Dropped \(unreadable.count) unreadable event(s) of the intake journal at \(journal.path): "
+                            + unreadable.prefix(3).joined(separator: "; ")
+                    )
+                }
+                appended = try connection.missing(rows)
+                guard !appended.isEmpty else { return 0 }
+                return try connection.insert(appended, limit: limit, maxBytes: maxBytes)
             }
         }
-        if !unreadable.isEmpty {
-            evicted += unreadable.count
-            logger.warning(
-                "Dropped \(unreadable.count) unreadable event(s) of the intake journal at \(journalPath): "
-                    + unreadable.prefix(3).joined(separator: "; ")
-            )
+        evicted += unreadableCount + evictedNow
+        for journal in journals {
+            journal.discard()
         }
-        let rows = events.map(rowEncoder.row(for:))
-        let missing = try run { try $0.missing(rows) }
-        if !missing.isEmpty {
-            evicted += try insert(missing)
-            logger.log(
-                .info,
-                "Appended \(missing.count) event(s) that an instance which ended before committing them had "
-                    + "left in the intake journal at \(journalPath)."
-            )
-        }
+        guard !appended.isEmpty else { return }
+        logger.log(
+            .info,
+            "Appended \(appended.count) event(s) that instances which ended before committing them had left in "
+                + "the intake journal(s) at \(journals.map(\.path).joined(separator: ", "))."
+        )
+        try keepUntilVerified(appended)
     }
 
     mutating func remove(ids: [UUID]) throws {

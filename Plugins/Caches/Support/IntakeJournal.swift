@@ -117,34 +117,50 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
         cachePath + "-intake-"
     }
 
+    /// The prefix of a journal file being prepared by ``open()``: not a journal's yet.
+    package static func preparingFilePrefix(for cachePath: String) -> String {
+        cachePath + "-preparing-intake-"
+    }
+
     /// The journal's file while it is open.
     package var path: String? { state.withLock { $0.mapping?.path } }
 
     /// Creates, locks and maps this instance's journal file. Blocking file work: call it on
     /// the cache's I/O queue, not on an app's launch path. Until it has run, every append is
     /// refused (and waits for its commit).
+    ///
+    /// The file is prepared (locked, sized, given its header) under a name that is not a
+    /// journal's, ``preparingFilePrefix(for:)``, and then renamed: another instance looking
+    /// for abandoned journals meanwhile (see ``AbandonedIntakeJournal/all(nextTo:logger:)``)
+    /// never finds a journal of this instance unlocked or without its header. Found so, it
+    /// was taken for a dead instance's damaged journal and moved aside while this instance
+    /// went on recording into it, and events acknowledged from then on were lost to a kill.
     package func open() throws {
-        let path = Self.filePrefix(for: cachePath) + UUID().uuidString
-        let descriptor = createExclusively(path)
+        let unique = UUID().uuidString
+        let preparing = Self.preparingFilePrefix(for: cachePath) + unique
+        let path = Self.filePrefix(for: cachePath) + unique
+        let descriptor = createExclusively(preparing)
         guard descriptor >= 0 else {
-            throw EventCacheError("Cannot create the intake journal: \(systemErrorDescription())", path: path)
+            throw EventCacheError("Cannot create the intake journal: \(systemErrorDescription())", path: preparing)
+        }
+        func fail(_ what: String) -> EventCacheError {
+            let message = systemErrorDescription()
+            close(descriptor)
+            unlink(preparing)
+            return EventCacheError("Cannot \(what) the intake journal: \(message)", path: preparing)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, ftruncate(descriptor, off_t(capacity)) == 0 else {
-            let message = systemErrorDescription()
-            close(descriptor)
-            unlink(path)
-            throw EventCacheError("Cannot prepare the intake journal: \(message)", path: path)
+            throw fail("prepare")
         }
         let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
-        guard let address, address != MAP_FAILED else {
-            let message = systemErrorDescription()
-            close(descriptor)
-            unlink(path)
-            throw EventCacheError("Cannot map the intake journal: \(message)", path: path)
-        }
+        guard let address, address != MAP_FAILED else { throw fail("map") }
         Self.magic.withUnsafeBytes { address.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         address.storeBytes(of: Self.formatVersion.littleEndian, toByteOffset: Self.versionField, as: UInt32.self)
         Self.writeOffsets(committed: Self.headerSize, end: Self.headerSize, at: address)
+        guard rename(preparing, path) == 0 else {
+            munmap(address, capacity)
+            throw fail("name")
+        }
         state.withLock { $0.mapping = Mapping(base: address, descriptor: descriptor, path: path) }
     }
 
@@ -217,11 +233,17 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
 /// A journal whose owner died (nobody holds its lock), locked by the opening instance: its
 /// uncommitted entries, to append before anything else, then ``discard()``.
 ///
+/// Look for the journals while holding the cache's write lock, and keep it until their
+/// entries are committed: another instance opening meanwhile then waits, instead of finding
+/// them locked, taking them for a live instance's, and appending its own events ahead.
+///
 /// ```swift
-/// for journal in AbandonedIntakeJournal.all(nextTo: path, logger: logger) {
-///     try database.appendMissing(journal.entries.map(decode))
-///     journal.discard()
+/// var journals: [AbandonedIntakeJournal] = []
+/// try store.holdingWriteLock {
+///     journals = AbandonedIntakeJournal.all(nextTo: path, logger: logger)
+///     try store.appendMissing(journals.flatMap(\.entries).map(decode))
 /// }
+/// journals.forEach { $0.discard() }  // committed
 /// ```
 package final class AbandonedIntakeJournal {
     package let path: String
@@ -258,20 +280,38 @@ package final class AbandonedIntakeJournal {
     /// Every journal of the cache at `cachePath` that nobody holds, with its uncommitted
     /// entries. Journals held by a live instance are skipped. A file that is not a journal
     /// (its header is unreadable) is moved aside to ``corruptCopyPath(for:)`` and logged; an
-    /// entry cut short or running past the end offset ends the entries read, logged.
+    /// entry cut short or running past the end offset ends the entries read, logged. A
+    /// journal file whose preparation a dead instance left unfinished holds no entries (its
+    /// instance recorded none): it is deleted once it is a minute old. A younger one may be
+    /// a live instance's, created and not yet locked (preparing takes microseconds).
     package static func all(nextTo cachePath: String, logger: any Logging) -> [AbandonedIntakeJournal] {
         let prefix = IntakeJournal<Never>.filePrefix(for: cachePath)
         let slash = prefix.lastIndex(of: "/")
         let directory = slash.map { String(prefix[..<$0]) } ?? ""
-        let namePrefix = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+        func name(_ path: String) -> String {
+            slash.map { String(path[path.index(after: $0)...]) } ?? path
+        }
+        let namePrefix = name(prefix)
+        let preparingPrefix = name(IntakeJournal<Never>.preparingFilePrefix(for: cachePath))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.sorted().compactMap { name -> AbandonedIntakeJournal? in
-            guard name.hasPrefix(namePrefix), !name.contains(".corrupt") else { return nil }
+            let preparing = name.hasPrefix(preparingPrefix)
+            guard name.hasPrefix(namePrefix) || preparing, !name.contains(".corrupt") else { return nil }
             let path = directory.isEmpty ? name : directory + "/" + name
+            if preparing {
+                let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+                guard let modified, modified.timeIntervalSinceNow < -60 else { return nil }
+            }
             let descriptor = openForReplay(path)
             guard descriptor >= 0 else { return nil }  // gone meanwhile
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)  // a live instance's
+                return nil
+            }
+            if preparing {
+                unlink(path)
+                _ = flock(descriptor, LOCK_UN)
+                close(descriptor)
                 return nil
             }
             switch contents(of: descriptor) {
@@ -309,6 +349,9 @@ package final class AbandonedIntakeJournal {
         }
         let headerSize = IntakeJournal<Never>.headerSize
         guard bytes.count >= headerSize else { return .notAJournal("\(bytes.count) bytes, shorter than a header") }
+        // A header of zeros is a journal another opening replayed and discarded (see
+        // ``discard()``) after this one had opened it.
+        if bytes[0..<headerSize].allSatisfy({ $0 == 0 }) { return .entries([], damage: nil) }
         guard Array(bytes[0..<8]) == IntakeJournal<Never>.magic else { return .notAJournal("no TKINTAKE header") }
         let version = bytes.withUnsafeBytes {
             UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: IntakeJournal<Never>.versionField, as: UInt32.self))
@@ -321,8 +364,6 @@ package final class AbandonedIntakeJournal {
         }
         let committed = offset(at: IntakeJournal<Never>.committedOffsetField)
         let end = offset(at: IntakeJournal<Never>.endOffsetField)
-        // A header of zeros is a journal discarded by another opening.
-        if committed == 0 && end == 0 { return .entries([], damage: nil) }
         guard headerSize <= committed, committed <= end else {
             return .notAJournal("offsets \(committed)–\(end) out of order")
         }
