@@ -1,4 +1,5 @@
 import Foundation
+import TelemetryKitTesting
 
 /// Runs `attempt` over and over while another thread starts 60 short child processes
 /// (`/bin/true`) one after another, until they have all run; returns how many attempts
@@ -25,19 +26,5 @@ func repeatWhileStartingChildProcesses(
             if try attempt() { succeeded += 1 } else { failed += 1 }
         }
         return (succeeded, failed)
-    }
-}
-
-/// Runs `body`, which blocks for a while (a loop of file operations), on a thread started
-/// for it, and returns its result.
-///
-/// Why not on the test's own thread: that is one of Swift's cooperative threads, as many as
-/// the machine has cores (two here). A test blocking one for seconds held up every other
-/// test's async work meanwhile, and tests talking to a loopback server timed out.
-func onThreadOfItsOwn<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try body() })
-        }.start()
     }
 }

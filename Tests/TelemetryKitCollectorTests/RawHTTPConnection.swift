@@ -1,5 +1,6 @@
 #if Tools
 import Foundation
+import TelemetryKitTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -51,19 +52,13 @@ final class RawHTTPConnection: Sendable {
 
     /// Sends a POST of `body` as JSON to `path`, without `Connection: close`.
     func post(_ body: [UInt8], path: String = "/v2/namespace/ns/") async throws {
-        try await Self.onOwnThread { try self.blockingPost(body, path: path) }
+        try await onThreadOfItsOwn { try self.blockingPost(body, path: path) }
     }
 
     /// The status of the next response (its body read and dropped), or nil when the server
     /// closed the connection before sending a byte of it.
     func readStatus() async throws -> Int? {
-        try await Self.onOwnThread { try self.blockingReadStatus() }
-    }
-
-    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await onThreadOfItsOwn { try self.blockingReadStatus() }
     }
 
     private func blockingPost(_ body: [UInt8], path: String) throws {

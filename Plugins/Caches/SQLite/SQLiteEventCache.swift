@@ -380,36 +380,40 @@ extension SQLiteDatabase: CommittedEventStore {
     mutating func appendAbandonedJournals(nextTo cachePath: String) throws {
         let (logger, rowEncoder, limit, maxBytes) = (logger, rowEncoder, limit, maxBytes)
         var journals: [AbandonedIntakeJournal] = []
-        var unreadableCount = 0
+        var unreadable: [(path: String, errors: [String])] = []
         var appended: [SQLiteRow] = []
         let evictedNow = try run { connection in
             try connection.holdingWriteLock { () throws(SQLiteFailure) -> Int in
-                // A run again after a damaged file was replaced looks for the journals again.
+                // A run again after a damaged file was replaced looks for the journals again,
+                // once the earlier run's are released (still locked, they would be skipped).
+                journals = []
                 journals = AbandonedIntakeJournal.all(nextTo: cachePath, logger: logger)
-                (unreadableCount, appended) = (0, [])
+                (unreadable, appended) = ([], [])
                 var rows: [SQLiteRow] = []
                 for journal in journals {
-                    var unreadable: [String] = []
+                    var errors: [String] = []
                     for entry in journal.entries {
                         do {
                             rows.append(rowEncoder.row(for: try EventJSONCodec.decode(entry)))
                         } catch {
-                            unreadable.append("\(error)")
+                            errors.append("\(error)")
                         }
                     }
-                    guard !unreadable.isEmpty else { continue }
-                    unreadableCount += unreadable.count
-                    logger.warning(
-                        "Dropped \(unreadable.count) unreadable event(s) of the intake journal at \(journal.path): "
-                            + unreadable.prefix(3).joined(separator: "; ")
-                    )
+                    if !errors.isEmpty { unreadable.append((journal.path, errors)) }
                 }
                 appended = try connection.missing(rows)
                 guard !appended.isEmpty else { return 0 }
                 return try connection.insert(appended, limit: limit, maxBytes: maxBytes)
             }
         }
-        evicted += unreadableCount + evictedNow
+        for (path, errors) in unreadable {
+            evicted += errors.count
+            logger.warning(
+                "Dropped \(errors.count) unreadable event(s) of the intake journal at \(path): "
+                    + errors.prefix(3).joined(separator: "; ")
+            )
+        }
+        evicted += evictedNow
         for journal in journals {
             journal.discard()
         }

@@ -288,11 +288,11 @@ package final class AbandonedIntakeJournal {
         let prefix = IntakeJournal<Never>.filePrefix(for: cachePath)
         let slash = prefix.lastIndex(of: "/")
         let directory = slash.map { String(prefix[..<$0]) } ?? ""
-        func name(_ path: String) -> String {
+        func fileName(_ path: String) -> String {
             slash.map { String(path[path.index(after: $0)...]) } ?? path
         }
-        let namePrefix = name(prefix)
-        let preparingPrefix = name(IntakeJournal<Never>.preparingFilePrefix(for: cachePath))
+        let namePrefix = fileName(prefix)
+        let preparingPrefix = fileName(IntakeJournal<Never>.preparingFilePrefix(for: cachePath))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.sorted().compactMap { name -> AbandonedIntakeJournal? in
             let preparing = name.hasPrefix(preparingPrefix)
