@@ -152,23 +152,25 @@ public func sqliteBytesPerEvent(count: Int, make: (Int) async throws -> Event) a
 /// it, into `steady`'s cache. `awaitedConfiguration` replaces the default configuration for
 /// the awaited rows (e.g. ``Benchmark/Configuration/perDurableAppend`` when each waits for
 /// an fsync).
+///
+/// `input` is evaluated for every event sent (see ``SteadyClient/measurePipelined(_:input:)``).
 public func registerClientBenchmarks(
     _ label: String,
     _ steady: SteadyClient,
-    input: EventInput,
+    input: @autoclosure @escaping @Sendable () -> EventInput,
     awaitedConfiguration: Benchmark.Configuration = Benchmark.defaultConfiguration
 ) {
     Benchmark("\(label): awaited send (main actor)", configuration: awaitedConfiguration) { benchmark in
-        try await steady.measureAwaitedOnMainActor(benchmark, input: input)
+        try await steady.measureAwaitedOnMainActor(benchmark, input: input())
     }
     Benchmark("\(label): awaited send (detached task)", configuration: awaitedConfiguration) { benchmark in
-        try await steady.measureAwaited(benchmark, input: input)
+        try await steady.measureAwaited(benchmark, input: input())
     }
     Benchmark("\(label): fire-and-forget, total (main actor)") { benchmark in
-        try await steady.measurePipelinedOnMainActor(benchmark, input: input)
+        try await steady.measurePipelinedOnMainActor(benchmark, input: input())
     }
     Benchmark("\(label): fire-and-forget, total (detached task)") { benchmark in
-        try await steady.measurePipelined(benchmark, input: input)
+        try await steady.measurePipelined(benchmark, input: input())
     }
 }
 
@@ -226,42 +228,55 @@ public final class SteadyClient: Sendable {
 
     /// Per event: fire-and-forget `event(input)` calls from a task off the main actor, then
     /// waiting until all are cached.
-    public func measurePipelined(_ benchmark: Benchmark, input: EventInput) async throws {
+    ///
+    /// `input` is evaluated for every event, as an app's `event("Name", parameters: …)` makes
+    /// a new input: pass an input made once (a variable) to measure the SDK alone, or an
+    /// `EventInput(…)` expression where the event's time matters. A durable cache indexes its
+    /// events by id, and an id starts with its event's millisecond: events made at one
+    /// instant get ids in random order, which land on random pages of that index (about 45
+    /// index pages written per commit instead of one).
+    public func measurePipelined(_ benchmark: Benchmark, input: @autoclosure @Sendable () -> EventInput) async throws {
         try await prepare()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            client.event(input)
+            client.event(input())
         }
         await client.waitUntilProcessed()
         benchmark.stopMeasurement()
     }
 
     /// Per event: one awaited `send(input)` round trip, from a task off the main actor.
-    public func measureAwaited(_ benchmark: Benchmark, input: EventInput) async throws {
+    public func measureAwaited(_ benchmark: Benchmark, input: @autoclosure @Sendable () -> EventInput) async throws {
         try await prepare()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            await client.send(input)
+            await client.send(input())
         }
         benchmark.stopMeasurement()
     }
 
     /// Per event: one awaited `send(input)` round trip from main-actor code (top-level code,
     /// a SwiftUI `.task`, a `@MainActor` view model), where apps call it.
-    public func measureAwaitedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
+    public func measureAwaitedOnMainActor(
+        _ benchmark: Benchmark,
+        input: @autoclosure @escaping @Sendable () -> EventInput
+    ) async throws {
         try await measureOnMainActor(benchmark) { [client] count in
             for _ in 0..<count {
-                await client.send(input)
+                await client.send(input())
             }
         }
     }
 
     /// Per event: fire-and-forget `event(input)` calls made on the main actor, then waiting
     /// (there) until all are cached: the whole cost, most of it on the intake task.
-    public func measurePipelinedOnMainActor(_ benchmark: Benchmark, input: EventInput) async throws {
+    public func measurePipelinedOnMainActor(
+        _ benchmark: Benchmark,
+        input: @autoclosure @escaping @Sendable () -> EventInput
+    ) async throws {
         try await measureOnMainActor(benchmark) { [client] count in
             for _ in 0..<count {
-                client.event(input)
+                client.event(input())
             }
             await client.waitUntilProcessed()
         }

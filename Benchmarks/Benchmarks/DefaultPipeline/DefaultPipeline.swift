@@ -32,7 +32,8 @@ let benchmarks: @Sendable () -> Void = {
         registerClientBenchmarks(
             "Default pipeline, SQLite cache",
             SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: sqlite.cache),
-            input: input,
+            // A new input per event, as an app's call makes it (see `SteadyClient.measurePipelined`).
+            input: EventInput("Screen.shown", parameters: ["screen": "home", "count": 3]),
             awaitedConfiguration: .perDurableAppend
         )
     }
