@@ -115,7 +115,8 @@ final class CrashTesterRun {
         if process.isRunning {
             sendSIGKILL(process.processIdentifier)
         }
-        process.waitUntilExit()
+        // Polled, not `waitUntilExit()`: that blocks one of the cooperative pool's threads.
+        _ = try await waitForExit()
         _ = try await wait(timeout: 30) { $0.finished }
     }
 

@@ -66,7 +66,7 @@ struct SQLiteSharedFileTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.file("events.sqlite")
-        let deadProcess = try exitedProcessIdentifier()
+        let deadProcess = try await exitedProcessIdentifier()
         let killed = try SQLiteEventCache(fileURL: url, leaseProcess: deadProcess)
         let survivor = try SQLiteEventCache(fileURL: url)
         let events = EventCacheConformance.numberedEvents(1...5)
@@ -250,16 +250,6 @@ struct SQLiteSharedFileTests {
             payload: ["source": .string(user)]
         )
     }
-}
-
-/// The id of a process that has exited (and been reaped): a sender killed mid-send.
-private func exitedProcessIdentifier() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "exit 0"]
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
 }
 
 /// The bytes of event data in a cache file, as the byte limit counts them.

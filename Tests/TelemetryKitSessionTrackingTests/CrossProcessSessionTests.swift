@@ -83,7 +83,7 @@ struct CrossProcessSessionTests {
     @Test func aSessionOfAnExitedProcessIsNotJoined() async throws {
         let shared = try SharedStorageFile()
         defer { shared.remove() }
-        let crashed = try await shared.launch(process: try exitedProcessIdentifier(), executable: "App")
+        let crashed = try await shared.launch(process: try await exitedProcessIdentifier(), executable: "App")
         let before = try await crashed.event("App.opened")
         await crashed.processor.waitUntilIdle()
         await crashed.storage.flush()
@@ -183,14 +183,4 @@ private struct WrittenHistory: Decodable {
     }
 
     var sessions: [Session]
-}
-
-/// The id of a process that has exited (and been reaped).
-private func exitedProcessIdentifier() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "exit 0"]
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
 }
