@@ -82,6 +82,36 @@ struct SQLiteCorruptionRecoveryTests {
         #expect(fixture.logger.entries.count == 1)
     }
 
+    /// Damage met while the journals of dead instances are replayed at opening (the replay
+    /// runs before the opening check and looks events up by id): the file is replaced and the
+    /// replay runs again on the fresh one. That second run must find the journals the first
+    /// one had locked; were they still locked, it took them for a live instance's and left
+    /// their events out, for a later opening to append behind newer ones.
+    @Test func aReplayThatMeetsADamagedIndexAppendsEveryJournaledEventToTheFreshDatabase() async throws {
+        let fixture = try DamagedCacheFixture()
+        defer { fixture.remove() }
+        let events = EventCacheConformance.numberedEvents(1...15)
+        try await fixture.fillAndClose(with: Array(events[0..<10]))
+        try damagePage(rootPage(of: "events_id", at: fixture.url), of: fixture.url)
+        for journaled in [events[10..<13], events[13...]] {
+            try await leaveDeadInstancesJournal(with: Array(journaled), nextTo: "events.sqlite", in: fixture.directory)
+        }
+
+        let cache = try fixture.open()
+        let queued = try await cache.peek(limit: 100)
+
+        #expect(Array(queued.prefix(10)) == Array(events[0..<10]))
+        // Two dead instances: the order between their journals is not defined.
+        #expect(Set(queued.dropFirst(10).map(\.id)) == Set(events[10...].map(\.id)))
+        #expect(queued.count == 15)
+        #expect(cache.recoveredCorruptions == 1)
+        #expect(fixture.logger.warnings.count == 1)
+        #expect(fixture.logger.messages(at: .info).contains { $0.contains("Appended 5 event(s)") })
+        // Both journals replayed and deleted; what is left is this instance's own.
+        let journals = journalFiles(in: fixture.directory).filter { $0.hasPrefix("events.sqlite-intake-") }
+        #expect(journals.count == 1)
+    }
+
     /// Before recovery, this removal failed on every attempt: the batch was sent again and
     /// again and `flush()` never emptied the queue.
     @Test func aRemovalThatMeetsADamagedIndexStillEmptiesTheQueue() async throws {
