@@ -249,6 +249,11 @@ extension Telemetry {
 
 /// A value made on a dispatch thread, started at once (blocking file work, kept off the
 /// caller's thread and the cooperative pool), and awaited once, later, through `result`.
+///
+/// The thread is a serial queue's of its own, not a global queue's: the global queues share
+/// as many threads as there are cores, and in a launch those are busy (Swift's cooperative
+/// pool runs on them), so the opening sometimes waited 1–3 ms for one to come free (5 of 34
+/// launches in a new process on 2 cores); a queue of its own gets a thread at once.
 private final class OpeningOffThread<Value: Sendable>: Sendable {
     private enum State {
         case running
@@ -259,7 +264,7 @@ private final class OpeningOffThread<Value: Sendable>: Sendable {
     private let state = Locked(State.running)
 
     init(_ make: @escaping @Sendable () throws(TelemetryError) -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async { [state] in
+        DispatchQueue(label: "TelemetryKit.opening", qos: .userInitiated).async { [state] in
             let result = Result { () throws(TelemetryError) in try make() }
             let waiter = state.withLock { state -> CheckedContinuation<Result<Value, TelemetryError>, Never>? in
                 defer { state = .made(result) }
@@ -272,7 +277,9 @@ private final class OpeningOffThread<Value: Sendable>: Sendable {
 
     var result: Result<Value, TelemetryError> {
         get async {
-            await withCheckedContinuation { continuation in
+            // Made already: no suspension, whose resumption would wait for a pool thread.
+            if case .made(let result) = state.current { return result }
+            return await withCheckedContinuation { continuation in
                 let made = state.withLock { state -> Result<Value, TelemetryError>? in
                     if case .made(let result) = state { return result }
                     state = .awaited(continuation)

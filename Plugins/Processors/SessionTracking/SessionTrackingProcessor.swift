@@ -251,17 +251,14 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         }
 
         if !joined {
-            // v3's order: the install is announced before the session it starts.
+            // v3's order: the install is announced before the session it starts. Sent from
+            // here, so `start` returns with them queued, ahead of what the app sent before.
             if isFreshInstall {
-                let input = SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now)
-                work.enqueue { await emitter.send(input) }
+                await emitter.send(SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: now))
             }
             if sendSessionStartedEvent {
-                let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now)
-                work.enqueue { await emitter.send(input) }
+                await emitter.send(SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now))
             }
-            // `start` returns with these events queued, ahead of what the app sent before.
-            await work.drain()
         }
         // Not waited for: the history's first encoding is half a millisecond of a launch, and
         // the storage writes it to disk later anyway. At a lower priority, so that it does not
