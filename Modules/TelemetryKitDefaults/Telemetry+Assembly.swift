@@ -252,7 +252,7 @@ extension Telemetry {
 ///
 /// The thread is a serial queue's of its own, not a global queue's: the global queues share
 /// as many threads as there are cores, and in a launch those are busy (Swift's cooperative
-/// pool runs on them), so the opening sometimes waited 1–3 ms for one to come free (5 of 34
+/// pool runs on them), so the opening sometimes waited 0.7–3 ms for one to come free (5 of 34
 /// launches in a new process on 2 cores); a queue of its own gets a thread at once.
 private final class OpeningOffThread<Value: Sendable>: Sendable {
     private enum State {
