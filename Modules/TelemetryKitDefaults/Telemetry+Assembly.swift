@@ -208,7 +208,7 @@ extension Telemetry {
             _ = await openingCache?.result  // nothing of it outlives the failed call
             throw error
         }
-        let madeStorage = Result { () throws(TelemetryError) in
+        let madeStorage = Made { () throws(TelemetryError) in
             try overrideOrDefault(storage) { () throws(TelemetryError) in
                 try defaultStorage(for: configuration, logger: logger)
             }
@@ -257,16 +257,16 @@ extension Telemetry {
 private final class OpeningOffThread<Value: Sendable>: Sendable {
     private enum State {
         case running
-        case awaited(CheckedContinuation<Result<Value, TelemetryError>, Never>)
-        case made(Result<Value, TelemetryError>)
+        case awaited(CheckedContinuation<Made<Value>, Never>)
+        case made(Made<Value>)
     }
 
     private let state = Locked(State.running)
 
     init(_ make: @escaping @Sendable () throws(TelemetryError) -> Value) {
         DispatchQueue(label: "TelemetryKit.opening", qos: .userInitiated).async { [state] in
-            let result = Result { () throws(TelemetryError) in try make() }
-            let waiter = state.withLock { state -> CheckedContinuation<Result<Value, TelemetryError>, Never>? in
+            let result = Made { () throws(TelemetryError) in try make() }
+            let waiter = state.withLock { state -> CheckedContinuation<Made<Value>, Never>? in
                 defer { state = .made(result) }
                 if case .awaited(let continuation) = state { return continuation }
                 return nil
@@ -275,12 +275,12 @@ private final class OpeningOffThread<Value: Sendable>: Sendable {
         }
     }
 
-    var result: Result<Value, TelemetryError> {
+    var result: Made<Value> {
         get async {
             // Made already: no suspension, whose resumption would wait for a pool thread.
             if case .made(let result) = state.current { return result }
             return await withCheckedContinuation { continuation in
-                let made = state.withLock { state -> Result<Value, TelemetryError>? in
+                let made = state.withLock { state -> Made<Value>? in
                     if case .made(let result) = state { return result }
                     state = .awaited(continuation)
                     return nil
@@ -290,6 +290,31 @@ private final class OpeningOffThread<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// A default made, or the error that stopped it: a `Result` without the `Failure: Error`
+/// requirement, which made the runtime search its conformance tables (about 0.1 ms on Linux,
+/// in every launch) for `TelemetryError`'s conformance the first time the type was used.
+private enum Made<Value> {
+    case value(Value)
+    case failure(TelemetryError)
+
+    init(_ make: () throws(TelemetryError) -> Value) {
+        do {
+            self = .value(try make())
+        } catch {
+            self = .failure(error)
+        }
+    }
+
+    func get() throws(TelemetryError) -> Value {
+        switch self {
+        case .value(let value): return value
+        case .failure(let error): throw error
+        }
+    }
+}
+
+extension Made: Sendable where Value: Sendable {}
 
 /// `override`, else `makeDefault()`: the standard `??` would turn the default's typed
 /// `TelemetryError` into an untyped error.

@@ -10,6 +10,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A minimal format for the engine's tests: strings only, as a JSON object.
 private struct StringsFormat: ProcessorStorageFileFormat {
     struct UnsupportedValue: Error {}
@@ -150,6 +158,59 @@ struct FileBackedProcessorStorageTests {
         #expect(storage.diagnostics.failedWriteCount == 1)
         #expect(logger.messages(at: .error).count == 1)
         #expect(try Data(contentsOf: storage.fileURL) == Data(#"{"text":"text"}"#.utf8))
+    }
+
+    @Test func createsItsDirectoryOwnerOnlyWhenOnlyItIsMissing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = directory.url.appendingPathComponent("child", isDirectory: true)
+        let storage = try FileBackedProcessorStorage(
+            fileURL: child.appendingPathComponent("values.strings"),
+            format: StringsFormat(),
+            clock: ManualClock()
+        )
+        #expect(permissionBits(of: child) == 0o700)
+        await storage.set("v", forKey: "k")
+        await storage.flush()
+        #expect(try Data(contentsOf: storage.fileURL) == Data(#"{"k":"v"}"#.utf8))
+    }
+
+    @Test func keepsAnExistingDirectoryAndItsPermissions() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let existing = directory.url.appendingPathComponent("shared", isDirectory: true)
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: false)
+        chmod(existing.path, 0o750)
+        let storage = try FileBackedProcessorStorage(
+            fileURL: existing.appendingPathComponent("values.strings"),
+            format: StringsFormat(),
+            clock: ManualClock()
+        )
+        await storage.set("v", forKey: "k")
+        await storage.flush()
+        #expect(permissionBits(of: existing) == 0o750)
+        #expect(try Data(contentsOf: storage.fileURL) == Data(#"{"k":"v"}"#.utf8))
+    }
+
+    @Test func aFileWhereItsDirectoryShouldBeIsATypedError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let blocker = directory.file("storage")
+        try Data("x".utf8).write(to: blocker)
+        let error = try #require(throws: FileStorageError.self) {
+            try FileBackedProcessorStorage(
+                fileURL: blocker.appendingPathComponent("values.strings"),
+                format: StringsFormat(),
+                clock: ManualClock()
+            )
+        }
+        guard case .directoryNotWritable(let path, _) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(path == blocker.path)
+        // The file in the way is left as it was.
+        #expect(try Data(contentsOf: blocker) == Data("x".utf8))
     }
 
     @Test func createsMissingDirectoriesWithOwnerOnlyAccess() async throws {

@@ -63,9 +63,14 @@ final class SQLiteConnection {
     private var insertContext: OpaquePointer?
     private var selectContext: OpaquePointer?
     private let fullSync: Bool
-    /// The stored contexts by hash, loaded on the first append (a handful: the queue's
-    /// sessions), so an append finds its context's id without a query.
-    private var contextIDs: [UInt64: [(id: Int64, json: [UInt8])]]?
+    /// The stored contexts with their hashes, loaded on the first append (a handful: the
+    /// queue's sessions), so an append finds its context's id without a query.
+    ///
+    /// A list searched by hash, not a dictionary: it is short (the clean-up keeps it under
+    /// twice what the queue refers to), and a dictionary type's first use costs a search of
+    /// the runtime's conformance tables (0.1 ms on Linux) inside the first append of a
+    /// launch, which `Telemetry.initialize` waits for.
+    private var contextIDs: [(hash: UInt64, id: Int64, json: [UInt8])]?
     /// Contexts decoded for reads, by id: each is decoded once and its metadata dictionary is
     /// shared by every event read with it.
     private var decodedContexts: [Int64: SQLiteContext.Decoded] = [:]
@@ -625,22 +630,22 @@ final class SQLiteConnection {
     /// The id of the stored context equal to `context`, storing it first if there is none.
     private func storedContextID(_ context: SQLiteContext) throws(SQLiteFailure) -> Int64 {
         if contextIDs == nil { try loadContextIDs() }
-        if let id = contextIDs?[context.hash]?.first(where: { $0.json == context.json })?.id {
+        if let id = contextIDs?.first(where: { $0.hash == context.hash && $0.json == context.json })?.id {
             return id
         }
         guard let insertContext else { throw closedFailure }
-        if let known = contextIDs?.values.reduce(0, { $0 + $1.count }), known >= max(32, 2 * contextsAfterCleanUp) {
+        if let known = contextIDs?.count, known >= max(32, 2 * contextsAfterCleanUp) {
             // Many sessions queued without the queue ever emptying: drop the contexts no event
             // refers to any more (a scan of the queue, once per so many new contexts).
             try execute("DELETE FROM contexts WHERE id NOT IN (SELECT DISTINCT context FROM events)")
             decodedContexts = [:]
             try loadContextIDs()
-            contextsAfterCleanUp = contextIDs?.values.reduce(0) { $0 + $1.count } ?? 0
+            contextsAfterCleanUp = contextIDs?.count ?? 0
         }
         try bindBlob(context.json, to: insertContext, at: 1)
         try run(insertContext)
         let id = sqlite3_last_insert_rowid(db)
-        contextIDs?[context.hash, default: []].append((id, context.json))
+        contextIDs?.append((context.hash, id, context.json))
         return id
     }
 
@@ -649,13 +654,13 @@ final class SQLiteConnection {
         let prepared = sqlite3_prepare_v2(db, "SELECT id, json FROM contexts", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
-        var loaded: [UInt64: [(id: Int64, json: [UInt8])]] = [:]
+        var loaded: [(hash: UInt64, id: Int64, json: [UInt8])] = []
         while true {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { break }
             guard result == SQLITE_ROW else { throw failure(result) }
             let json = Self.bytes(statement, column: 1)
-            loaded[SQLiteContext.fnv1a(json), default: []].append((sqlite3_column_int64(statement, 0), json))
+            loaded.append((SQLiteContext.fnv1a(json), sqlite3_column_int64(statement, 0), json))
         }
         contextIDs = loaded
     }
@@ -682,7 +687,7 @@ final class SQLiteConnection {
     private func dropContextsIfEmpty() throws(SQLiteFailure) {
         guard count == 0 else { return }
         try run(try statement(.deleteContexts))
-        contextIDs = [:]
+        contextIDs = []
         decodedContexts = [:]
         contextsAfterCleanUp = 0
     }

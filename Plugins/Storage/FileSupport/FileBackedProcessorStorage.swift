@@ -7,6 +7,14 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A `ProcessorStorage` served from memory and persisted to one file in the format `Format`.
 ///
 /// One storage, several file formats: `PlistProcessorStorage` is
@@ -184,11 +192,7 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
         directoryPath = fileURL.deletingLastPathComponent().path
 
         do {
-            try FileManager.default.createDirectory(
-                atPath: directoryPath,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try Self.createPrivateDirectory(atPath: directoryPath)
         } catch {
             throw .directoryNotWritable(path: directoryPath, reason: "cannot create it (\(error))")
         }
@@ -395,5 +399,26 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
                     + "Moving it aside failed (\(error.reason)), so the next write replaces it."
             )
         }
+    }
+}
+
+extension FileBackedProcessorStorage {
+    /// Makes sure the directory at `path` exists, creating it (and its missing parents)
+    /// readable by the user only.
+    ///
+    /// Why POSIX calls first: the directory exists in every launch but the first, and
+    /// `FileManager`'s attributes dictionary costs its first user a search of the runtime's
+    /// conformance tables (about 0.1 ms on Linux), inside `Telemetry.initialize`.
+    static func createPrivateDirectory(atPath path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
+        if mkdir(path, 0o700) == 0 { return }
+        // Missing parents, or something else in the way: FileManager creates the parents or
+        // says what is wrong.
+        try FileManager.default.createDirectory(
+            atPath: path,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
     }
 }
