@@ -160,21 +160,6 @@ struct FileBackedProcessorStorageTests {
         #expect(try Data(contentsOf: storage.fileURL) == Data(#"{"text":"text"}"#.utf8))
     }
 
-    @Test func createsItsDirectoryOwnerOnlyWhenOnlyItIsMissing() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let child = directory.url.appendingPathComponent("child", isDirectory: true)
-        let storage = try FileBackedProcessorStorage(
-            fileURL: child.appendingPathComponent("values.strings"),
-            format: StringsFormat(),
-            clock: ManualClock()
-        )
-        #expect(permissionBits(of: child) == 0o700)
-        await storage.set("v", forKey: "k")
-        await storage.flush()
-        #expect(try Data(contentsOf: storage.fileURL) == Data(#"{"k":"v"}"#.utf8))
-    }
-
     @Test func keepsAnExistingDirectoryAndItsPermissions() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -213,10 +198,13 @@ struct FileBackedProcessorStorageTests {
         #expect(try Data(contentsOf: blocker) == Data("x".utf8))
     }
 
-    @Test func createsMissingDirectoriesWithOwnerOnlyAccess() async throws {
+    /// "child": only the storage's own directory is missing (made with `mkdir`); "a/b/c": its
+    /// parents too (made by FileManager).
+    @Test(arguments: ["child", "a/b/c"])
+    func createsMissingDirectoriesWithOwnerOnlyAccess(_ relativePath: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let nested = directory.url.appendingPathComponent("a/b/c", isDirectory: true)
+        let nested = directory.url.appendingPathComponent(relativePath, isDirectory: true)
         let storage = try FileBackedProcessorStorage(
             fileURL: nested.appendingPathComponent("values.strings"),
             format: StringsFormat(),
