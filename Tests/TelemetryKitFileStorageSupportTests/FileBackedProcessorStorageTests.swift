@@ -39,6 +39,15 @@ private struct StringsFormat: ProcessorStorageFileFormat {
     }
 }
 
+/// A storage of `values.strings` in `directory`, on a manual clock.
+private func stringsStorage(in directory: URL) throws -> FileBackedProcessorStorage<StringsFormat> {
+    try FileBackedProcessorStorage(
+        fileURL: directory.appendingPathComponent("values.strings"),
+        format: StringsFormat(),
+        clock: ManualClock()
+    )
+}
+
 struct FileBackedProcessorStorageTests {
     @Test func writesTheFormatsBytesAfterTheDelay() async throws {
         let directory = try TemporaryDirectory()
@@ -166,11 +175,7 @@ struct FileBackedProcessorStorageTests {
         let existing = directory.url.appendingPathComponent("shared", isDirectory: true)
         try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: false)
         chmod(existing.path, 0o750)
-        let storage = try FileBackedProcessorStorage(
-            fileURL: existing.appendingPathComponent("values.strings"),
-            format: StringsFormat(),
-            clock: ManualClock()
-        )
+        let storage = try stringsStorage(in: existing)
         await storage.set("v", forKey: "k")
         await storage.flush()
         #expect(permissionBits(of: existing) == 0o750)
@@ -183,11 +188,7 @@ struct FileBackedProcessorStorageTests {
         let blocker = directory.file("storage")
         try Data("x".utf8).write(to: blocker)
         let error = try #require(throws: FileStorageError.self) {
-            try FileBackedProcessorStorage(
-                fileURL: blocker.appendingPathComponent("values.strings"),
-                format: StringsFormat(),
-                clock: ManualClock()
-            )
+            try stringsStorage(in: blocker)
         }
         guard case .directoryNotWritable(let path, _) = error else {
             Issue.record("unexpected error \(error)")
@@ -205,11 +206,7 @@ struct FileBackedProcessorStorageTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let nested = directory.url.appendingPathComponent(relativePath, isDirectory: true)
-        let storage = try FileBackedProcessorStorage(
-            fileURL: nested.appendingPathComponent("values.strings"),
-            format: StringsFormat(),
-            clock: ManualClock()
-        )
+        let storage = try stringsStorage(in: nested)
         await storage.set("v", forKey: "k")
         await storage.flush()
         #expect(permissionBits(of: nested) == 0o700)
