@@ -72,24 +72,28 @@ final class Intake: Sendable {
         state = Locked(State(preStart: BoundedBuffer(capacity: preStartLimit), takeLimit: max(1, takeLimit)))
     }
 
-    func enqueue(_ item: Item, logger: any Logging) {
+    func enqueue(_ item: consuming Item, logger: any Logging) {
         var toResume: (CheckedContinuation<[Item]?, Never>, [Item])?
         var dropped: Item?
         var closed = false
+        // Moved into the queue, not copied into it and released here: a copy of an item
+        // retains every reference an event input holds.
+        var item = Optional(item)
         state.withLock { state in
+            guard let moved = item.take() else { return }
             if state.closed {
                 closed = true
                 state.droppedAfterClose += 1
-                dropped = item
+                dropped = moved
             } else if !state.started {
-                dropped = state.preStart.append(item)
+                dropped = state.preStart.append(moved)
             } else if !state.busy, let waiter = state.waiter {
                 state.waiter = nil
                 state.owner = .consumer
-                state.pending.append(item)
+                state.pending.append(consume moved)
                 toResume = (waiter, state.take())
             } else {
-                state.pending.append(item)
+                state.pending.append(consume moved)
             }
         }
         if let (waiter, items) = toResume {

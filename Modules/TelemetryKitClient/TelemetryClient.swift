@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -179,12 +180,13 @@ public final class TelemetryClient: Sendable {
                     inFlight = nil
                     items = await intake.next()
                 }
-                guard let items else { return }
+                // Consumed, so that `process` owns the only reference to the take's storage.
+                guard let items = consume items else { return }
                 guard let self else {
                     Intake.resumeAll(items, with: .droppedAfterShutdown)
                     return
                 }
-                inFlight = await self.process(items, after: inFlight)
+                inFlight = await self.process(consume items, after: inFlight)
             }
         }
         runtime.withLock { state in
@@ -451,7 +453,10 @@ public final class TelemetryClient: Sendable {
     /// ended (`previous`), so the overflow's rules and the cache's order hold; the intake's
     /// turn stays with the consumer meanwhile (``Intake/nextKeepingTurn()``), so no inline
     /// `send` can overtake a group in flight; a barrier waits for it.
-    private func process(_ items: [Intake.Item], after previous: Task<Void, Never>?) async -> Task<Void, Never>? {
+    private func process(
+        _ items: consuming [Intake.Item],
+        after previous: Task<Void, Never>?
+    ) async -> Task<Void, Never>? {
         var inFlight = previous
         var events: [Event] = []
         var waiting: [Waiting] = []
@@ -460,12 +465,24 @@ public final class TelemetryClient: Sendable {
         // Opt-out: events that were queued when analytics were disabled are not processed.
         let droppingAll = features.analyticsDisabled
 
-        for item in items {
-            switch item {
-            case .event(_, _, let continuation) where droppingAll:
-                features.countDropped(1)
-                continuation?.resume(returning: .droppedByOptOut)
+        // Each item is moved out of the take rather than copied out of it and released with
+        // the array (a copy retains every reference an event input holds): popped from the
+        // take's end into a reversed array, then popped from that one's end, in order.
+        // (`reverse()` would copy: it swaps by copying.)
+        var take = items
+        var remaining: [Intake.Item] = []
+        remaining.reserveCapacity(take.count)
+        while let item = take.popLast() {
+            remaining.append(item)
+        }
+        while let item = remaining.popLast() {
+            switch consume item {
             case .event(let input, let seed, let continuation):
+                if droppingAll {
+                    features.countDropped(1)
+                    continuation?.resume(returning: .droppedByOptOut)
+                    continue
+                }
                 var outcome: SendOutcome?
                 switch await finalizedEvent(input, seed: seed, counters: &counters) {
                 case .event(let event): events.append(event)

@@ -265,6 +265,37 @@ struct CommittedEventCacheTests {
         #expect(journal.pendingCount == 0)
     }
 
+    /// A group whose first record, times its count, cannot fit the journal's room is refused
+    /// after encoding that one record (a barrier's take of hundreds of events is not encoded
+    /// only to be refused), and its append commits all of it, in order; a group that fits is
+    /// encoded whole.
+    @Test func aGroupPredictedNotToFitIsRefusedAfterOneEncoding() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (frame, journal) = try Self.journaledFrame(
+            capacity: 64 + 4096,
+            logger: RecordingLogger(),
+            directory: directory
+        )
+        let encoded = Locked<[String]>([])
+        let padded: (Event, inout [UInt8]) -> Void = { event, bytes in
+            encoded.withLock { $0.append(event.type) }
+            bytes += [UInt8](repeating: 0x78, count: 1500)
+        }
+
+        // 10 × 1,504 bytes predicted, 4,096 free.
+        try await frame.appendForWaitingCaller((1...10).map(Self.event), encode: padded)
+        #expect(encoded.current == ["Event.1"])
+        #expect(journal.pendingCount == 0)
+        #expect(frame.inspect(\.events).map(\.type) == (1...10).map { "Event.\($0)" })
+
+        // 2 × 1,504 bytes fit.
+        try await frame.appendForWaitingCaller([Self.event(11), Self.event(12)], encode: padded)
+        #expect(encoded.current == ["Event.1", "Event.11", "Event.12"])
+        #expect(frame.count == 12)
+        #expect(await conditionHolds { frame.inspect(\.events).count == 12 && journal.pendingCount == 0 })
+    }
+
     /// A read, a removal and clearing, each through the I/O queue, see what came before them.
     @Test func readsAndRemovalsOnTheIOQueueSeeTheEarlierAppends() async throws {
         let frame = Self.frame()

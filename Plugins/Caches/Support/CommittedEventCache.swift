@@ -177,16 +177,24 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         encode: (Store.Record, inout [UInt8]) -> Void
     ) async throws {
         guard !records.isEmpty else { return }
-        // Encoding stops as soon as the records cannot fit: a large group is not encoded
-        // only to be refused.
         if let journal, case let room = journal.freeBytes, room > 0 {
+            // The first record's size, times the group's count, predicts whether the group
+            // fits: a group far too large (a barrier's take can hold hundreds of events) is
+            // refused after one encoding, not after filling the room with encodings that go
+            // unused. A misprediction only means this caller waits for the commit.
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(min(room, records.count * 2048))
-            var ends: [Int] = []
-            ends.reserveCapacity(records.count)
-            for record in records where bytes.count + 4 * ends.count <= room {
-                encode(record, &bytes)
-                ends.append(bytes.count)
+            bytes.reserveCapacity(min(room, 2048))
+            encode(records[0], &bytes)
+            var ends = [bytes.count]
+            let predicted = (bytes.count + 4) * records.count
+            if predicted <= room, records.count > 1 {
+                bytes.reserveCapacity(min(room, predicted + predicted / 4))
+                ends.reserveCapacity(records.count)
+                // Encoding stops as soon as the records cannot fit.
+                for record in records.dropFirst() where bytes.count + 4 * ends.count <= room {
+                    encode(record, &bytes)
+                    ends.append(bytes.count)
+                }
             }
             switch ends.count == records.count ? journal.record(records, bytes: bytes, ends: ends) : .refused {
             case .recorded(let schedulesCommit):
