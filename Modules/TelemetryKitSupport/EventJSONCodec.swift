@@ -118,11 +118,14 @@ package enum EventJSONCodec {
     /// the shared layer's encoding, the same array for every event with the same layer
     /// (compare it first by identity), and appends the entries above it to `upper` (the
     /// caller's row buffer, so a row costs one allocation when the caller reserved
-    /// ``upperEntriesCapacity(of:)`` for them). When the payload has no shared layer, or an
-    /// upper entry shadows or removes a shared one, it returns nil and appends every entry.
+    /// ``upperEntriesCapacity(of:)`` for them). The reader must keep the two parts as layers,
+    /// the upper one winning (as `Event(sharedPayload:ownPayload:)` does): an upper entry may
+    /// repeat a shared key, so no lookup per upper key is made to find out. When the payload
+    /// has no shared layer, or an edit removes a shared entry (which the upper part cannot
+    /// say), it returns nil and appends every entry.
     package static func appendPayloadLayers(of event: Event, upperTo upper: inout [UInt8]) -> [UInt8]? {
         var first = true
-        if let fragment = sharedFragments.fragment(for: event) {
+        if let fragment = sharedFragments.fragment(for: event, layersKeptApart: true) {
             event.forEachUpperPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
             return fragment
         }
@@ -266,9 +269,11 @@ private final class SharedFragments: Sendable {
     private let last = Locked<Entry?>(nil)
 
     /// The encoded shared entries of `event` (without braces), or nil when the event has no
-    /// shared layer or an upper layer shadows one of the shared keys.
-    func fragment(for event: Event) -> [UInt8]? {
-        guard let (identity, shared) = event.unshadowedSharedLayer() else { return nil }
+    /// shared layer or an upper layer shadows one of the shared keys; with `layersKeptApart`
+    /// (the reader lets upper entries win), only when an edit removes one of them.
+    func fragment(for event: Event, layersKeptApart: Bool = false) -> [UInt8]? {
+        let layer = layersKeptApart ? event.sharedLayerKeptApart() : event.unshadowedSharedLayer()
+        guard let (identity, shared) = layer else { return nil }
         if let hit = last.withLock({ $0?.identity == identity ? $0?.bytes : nil }) { return hit }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(shared.count * 48)
@@ -305,6 +310,19 @@ extension Event {
     /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
     package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
         guard PayloadStorageIdentity.isAvailable, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else {
+            return nil
+        }
+        return (PayloadStorageIdentity.of(sharedPayload), sharedPayload)
+    }
+
+    /// The shared layer, with its identity as in ``unshadowedSharedLayer()``, for a writer
+    /// whose reader keeps the layers apart and lets the upper entries win: there an upper
+    /// entry may repeat a shared key, so only an edit that removes a shared entry (which no
+    /// upper entry can say) makes it `nil`. It skips the lookup of every upper key in the
+    /// shared layer that ``unshadowedSharedLayer()`` makes.
+    package func sharedLayerKeptApart() -> (identity: UInt, entries: [String: PayloadValue])? {
+        guard PayloadStorageIdentity.isAvailable, !sharedPayload.isEmpty else { return nil }
+        for edit in payloadEdits where edit.value == nil && sharedPayload[edit.key] != nil {
             return nil
         }
         return (PayloadStorageIdentity.of(sharedPayload), sharedPayload)

@@ -185,11 +185,14 @@ struct SQLiteStorageTests {
     }
 
     /// Different metadata, a shadowed metadata key, no session, test mode: each comes back as
-    /// it was, next to events of the shared context.
+    /// it was, next to events of the shared context. An event whose own entry or edit shadows
+    /// a metadata key still refers to the shared context (its entry, stored above it, wins
+    /// when read back); one whose edit removes a metadata key stores every entry.
     @Test func eventsOfDifferentContextsComeBackAsTheyWere() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let cache = try SQLiteEventCache(fileURL: directory.file("events.sqlite"), logger: RecordingLogger())
+        let url = directory.file("events.sqlite")
+        let cache = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
         var shadowing = Self.event(3)
         shadowing.setPayloadValue(.string("own value"), forKey: "TelemetryDeck.Metadata.key1")
         var removing = Self.event(4)
@@ -198,7 +201,11 @@ struct SQLiteStorageTests {
         testMode.isTestData = true
         testMode.sessionID = nil
         testMode.floatValue = 2.5
-        let events = [Self.event(1), Self.event(2, session: 2), shadowing, removing, testMode, Self.event(6)]
+        var ownShadowing = Self.event(7)
+        ownShadowing.ownPayload["TelemetryDeck.Metadata.key3"] = .string("own parameter")
+        let events = [
+            Self.event(1), Self.event(2, session: 2), shadowing, removing, testMode, Self.event(6), ownShadowing,
+        ]
 
         try await cache.append(events)
 
@@ -208,6 +215,16 @@ struct SQLiteStorageTests {
         #expect(read[3].payloadValue(forKey: "TelemetryDeck.Metadata.key2") == nil)
         #expect(read[3].payloadCount == 52)
         #expect(read[4].isTestData && read[4].sessionID == nil && read[4].floatValue == 2.5)
+        #expect(read[6].payloadValue(forKey: "TelemetryDeck.Metadata.key3") == .string("own parameter"))
+        #expect(read[6].payloadCount == 53)
+        // Rows 1, 3, 6 and 7 (the shadowing ones among them) share one context; row 4 has its own.
+        #expect(try queryInt(at: url, "SELECT COUNT(DISTINCT context) FROM events WHERE seq IN (1, 3, 6, 7)") == 1)
+        #expect(
+            try queryInt(
+                at: url,
+                "SELECT COUNT(*) FROM events WHERE seq = 4 AND context = (SELECT context FROM events WHERE seq = 1)"
+            ) == 0
+        )
     }
 
     /// One append of 75 events is two multi-row inserts of 32 and 11 single ones: order, ids,
@@ -228,7 +245,8 @@ struct SQLiteStorageTests {
             #expect(await cache.count() == 75)
             #expect(try await cache.peek(limit: 100) == events)
             // Three sessions, test data in session 2, and session 2 without a shared layer
-            // (events 10 and 70 shadow or remove a shared key, so they store every entry).
+            // (event 70 removes a shared key, so it stores every entry; event 10's shadowing
+            // entry is stored above its session's shared layer).
             #expect(try queryInt(at: url, "SELECT COUNT(*) FROM contexts") == 5)
         }
         let reopened = try SQLiteEventCache(fileURL: url, logger: RecordingLogger())
