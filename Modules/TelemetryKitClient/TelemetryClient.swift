@@ -468,12 +468,15 @@ public final class TelemetryClient: Sendable {
         // Each item is moved out of the take rather than copied out of it and released with
         // the array (a copy retains every reference an event input holds): popped from the
         // take's end into a reversed array, then popped from that one's end, in order.
-        // (`reverse()` would copy: it swaps by copying.)
-        var take = items
-        var remaining: [Intake.Item] = []
-        remaining.reserveCapacity(take.count)
-        while let item = take.popLast() {
-            remaining.append(item)
+        // (`reverse()` would copy: it swaps by copying.) A take of one is already in order.
+        var remaining = items
+        if remaining.count > 1 {
+            var take: [Intake.Item] = []
+            swap(&take, &remaining)
+            remaining.reserveCapacity(take.count)
+            while let item = take.popLast() {
+                remaining.append(item)
+            }
         }
         while let item = remaining.popLast() {
             switch consume item {

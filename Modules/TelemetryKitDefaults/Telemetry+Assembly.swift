@@ -121,7 +121,8 @@ extension Telemetry {
         logger: any Logging
     ) throws(TelemetryError) -> any ProcessorStorage {
         do {
-            return try PlistProcessorStorage(
+            // Not `PlistProcessorStorage(…)`: see `openStorage`.
+            return try PropertyListStorageFormat.openStorage(
                 appID: configuration.appID,
                 directory: try dataDirectory(for: configuration),
                 logger: logger

@@ -217,8 +217,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
             now: openedAt
         )
         let journal = synchronous == .normal ? IntakeJournal<Event>(nextTo: path) : nil
-        frame = CommittedEventCache(
-            store: database,
+        frame = database.framed(
             name: "SQLite event cache",
             path: path,
             limit: self.limit,

@@ -432,3 +432,35 @@ private final class IdleWork<Store>: Sendable {
         store?.withLock { try? work(&$0) }
     }
 }
+
+extension CommittedEventStore {
+    /// `CommittedEventCache(store: self, …)`, made where `Self` is a generic parameter: for
+    /// the caches' initialisers, which `Telemetry.initialize` runs while an app launches.
+    ///
+    /// Why: code that names `CommittedEventCache<SQLiteDatabase>` gets its type from a
+    /// mangled name, and the Swift runtime finds the store's conformance for it by searching
+    /// every conformance record of the process (~7,000; about 0.1 ms, once per process).
+    /// Here, unspecialised, the conformance is the argument the caller passes.
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never)
+    package func framed(
+        name: String,
+        path: String,
+        limit: Int,
+        maxBytes: Int,
+        logger: any Logging,
+        journal: IntakeJournal<Record>?,
+        whenIdle: (@Sendable (inout Self) throws -> Void)?
+    ) -> CommittedEventCache<Self> {
+        CommittedEventCache(
+            store: self,
+            name: name,
+            path: path,
+            limit: limit,
+            maxBytes: maxBytes,
+            logger: logger,
+            journal: journal,
+            whenIdle: whenIdle
+        )
+    }
+}

@@ -422,3 +422,24 @@ extension FileBackedProcessorStorage {
         )
     }
 }
+
+extension ProcessorStorageFileFormat {
+    /// `FileBackedProcessorStorage<Self>(appID:directory:logger:)` as `any ProcessorStorage`,
+    /// made where `Self` is a generic parameter: for `Telemetry.initialize`, which opens the
+    /// default storage while an app launches.
+    ///
+    /// Why: code that names `FileBackedProcessorStorage<PropertyListStorageFormat>` (to make
+    /// one, or to wrap one in `any ProcessorStorage`) gets its type from a mangled name, and
+    /// the Swift runtime finds the format's conformance for it by searching every conformance
+    /// record of the process (~7,000; about 0.1 ms, once per process). Here, unspecialised,
+    /// the conformance is the argument the caller passes.
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never)
+    package static func openStorage(
+        appID: String,
+        directory: URL?,
+        logger: any Logging
+    ) throws(FileStorageError) -> any ProcessorStorage {
+        try FileBackedProcessorStorage<Self>(appID: appID, directory: directory, logger: logger)
+    }
+}
