@@ -88,7 +88,7 @@ struct ValidationProcessorTests {
                     "typeface": "serif", "identifier": "a", "myType": "b", "i": 1, "session": "s",
                     "telemetrydeck.lower": "c", "MyApp.type": "d", "payloads": 2,
                     // A reserved name's length, one byte off (also in its last bytes, and a
-                    // non-ASCII byte), or a bracket that ASCII-lowercases into a letter's place.
+                    // non-ASCII byte), or a non-letter where a reserved name has a letter.
                     "typo": 3, "appIE": 4, "locals": 5, "régio": 6, "majorMinorSystemVersiom": 7,
                     "telemetryClientVersiom": 8, "[ype": 9,
                 ]

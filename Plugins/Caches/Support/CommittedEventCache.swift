@@ -167,7 +167,8 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
     /// they are encoded with `encode` and copied into it on the caller's thread, which makes
     /// them survive a process kill at once, and the call returns without waiting for the
     /// commit, which follows on the I/O queue before any later append, read or removal. Without
-    /// a journal, or when it is full, this is ``append(_:)``.
+    /// a journal, or when the records do not fit in it (judged first by the first record's
+    /// size times their count), this is ``append(_:)``.
     ///
     /// A journaled commit that fails is logged and tried again (every second, and before every
     /// later append, read or removal); its records stay in the journal meanwhile, so a process
