@@ -18,11 +18,13 @@ import Darwin
 @Suite("SessionTrackingProcessor: sessions across processes")
 struct CrossProcessSessionTests {
     /// A widget started while the app's session is active joins it: same session id, one
-    /// session counted, no `Session.started` or `newInstallDetected`, no `isNewInstall`.
-    @Test func anExtensionStartedDuringTheAppsSessionJoinsIt() async throws {
+    /// session counted, no `Session.started` or `newInstallDetected`, no `isNewInstall`. The
+    /// second executable's path needs every kind of JSON escape in the stored record.
+    @Test(arguments: ["App", "/Apps/My \"App\"\\Ünïcode\tname\n\u{1}"])
+    func anExtensionStartedDuringTheAppsSessionJoinsIt(appExecutable: String) async throws {
         let shared = try SharedStorageFile()
         defer { shared.remove() }
-        let app = try await shared.launch(process: getppid(), executable: "App")
+        let app = try await shared.launch(process: getppid(), executable: appExecutable)
         let appEvent = try await app.event("App.opened")
         #expect(app.emitter.sentNames == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
         shared.clock.advance(by: 40)
@@ -53,7 +55,7 @@ struct CrossProcessSessionTests {
         #expect(decoded.id == app.processor.activeSessionID)
         #expect(decoded.lastActivity == shared.clock.now.timeIntervalSince1970)
         #expect(decoded.process == getppid())
-        #expect(decoded.executable == "App")
+        #expect(decoded.executable == appExecutable)
         let history = try #require(await reader.data(forKey: Keys.historyStorageKey))
         #expect(try JSONDecoder().decode(WrittenHistory.self, from: history).sessions.count == 1)
     }

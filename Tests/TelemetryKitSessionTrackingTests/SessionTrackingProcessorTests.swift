@@ -430,6 +430,15 @@ struct RetentionTests {
                 "{\"version\":1,\"firstSessionDay\":0,\"prunedSessionCount\":-5,\"prunedDayCount\":0,\"sessions\":[],\"days\":[]}"
                     .utf8
             ),
+            // A count with a fraction, and a whole history followed by more.
+            Data(
+                "{\"version\":1,\"firstSessionDay\":0,\"prunedSessionCount\":1.5,\"prunedDayCount\":0,\"sessions\":[],\"days\":[]}"
+                    .utf8
+            ),
+            Data(
+                "{\"version\":1,\"firstSessionDay\":0,\"prunedSessionCount\":0,\"prunedDayCount\":0,\"sessions\":[],\"days\":[]} {}"
+                    .utf8
+            ),
         ]
     )
     func corruptedHistory(bytes: Data) async throws {
@@ -454,6 +463,42 @@ struct RetentionTests {
         let next = try await install.launch().event()
         #expect(next.int(Keys.totalSessionsCount) == 2)
         #expect(install.logger.warnings.count == 1)
+    }
+
+    /// A history as `JSONEncoder` wrote it before the processor wrote its own (keys in another
+    /// order, whitespace, whole numbers for seconds) and with a key a later version might add,
+    /// is read whole.
+    @Test func aHistoryWrittenByJSONEncoderIsRead() async throws {
+        let install = SimulatedInstall()  // 2024-01-01, day 19,723
+        let written = """
+            { "days" : [ 19720, 19722 ], "prunedDayCount" : 3,
+              "sessions" : [ { "seconds" : 120.5, "start" : 1703980800 },
+                             { "start" : 1704000000.25, "seconds" : 30 } ],
+              "firstSessionDay" : 19700, "addedLater" : { "list" : [ 1, "two", null, true ] },
+              "prunedSessionCount" : 4, "version" : 1 }
+            """
+        await install.storage.set(Data(written.utf8), forKey: Keys.historyStorageKey)
+
+        let launch = await install.launch()
+        let event = try await launch.event()
+        #expect(install.logger.warnings.isEmpty)
+        #expect(launch.emitter.sentNames == [Keys.sessionStartedEvent])
+        #expect(event.int(Keys.totalSessionsCount) == 7)  // 4 pruned, 2 kept, this one
+        #expect(event.int(Keys.distinctDaysUsed) == 6)  // 3 pruned, 2 kept, today
+        #expect(event.string(Keys.firstSessionDate) == "2023-12-09")  // day 19,700
+        #expect(event.int(Keys.previousSessionSeconds) == 30)
+        #expect(event.int(Keys.averageSessionSeconds) == 75)  // (120.5 + 30) / 2, rounded
+
+        // Saved again in the processor's own writing, which JSONDecoder reads back.
+        await launch.processor.waitUntilIdle()
+        let stored = try await install.storedHistory()
+        #expect(stored.prunedSessionCount == 4)
+        #expect(stored.prunedDayCount == 3)
+        #expect(stored.firstSessionDay == 19_700)
+        #expect(stored.days == [19_720, 19_722, 19_723])
+        #expect(stored.sessions.map(\.start) == [1_703_980_800, 1_704_000_000.25, 1_704_067_200])
+        #expect(stored.sessions.map(\.seconds) == [120.5, 30, 0])
+        await launch.processor.stop()
     }
 
     @Test func storedFormat() async throws {

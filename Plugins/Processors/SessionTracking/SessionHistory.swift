@@ -2,12 +2,13 @@ import TelemetryKit
 
 /// The persisted session history: recent sessions in detail, older ones only counted.
 ///
-/// Stored as JSON under ``SessionTrackingProcessor/Keys/historyStorageKey``. Times are
+/// Stored as JSON under ``SessionTrackingProcessor/Keys/historyStorageKey`` (written and read
+/// in `SessionTrackingJSON.swift`). Times are
 /// seconds since 1970 and calendar days are day numbers since 1970-01-01 in the time zone
 /// the processor computes days in.
-struct SessionHistory: Codable, Sendable, Equatable {
+struct SessionHistory: Sendable, Equatable {
     /// One session: when it started and how long it lasted (start → last activity).
-    struct Session: Codable, Sendable, Equatable {
+    struct Session: Sendable, Equatable {
         var start: Double
         var seconds: Double
     }

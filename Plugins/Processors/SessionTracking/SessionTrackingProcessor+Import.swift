@@ -142,12 +142,7 @@ extension SessionTrackingProcessor {
             )
             return .rejected
         }
-        do {
-            await storage.set(try JSONEncoder().encode(valid), forKey: Keys.historyStorageKey)
-        } catch {
-            logger.log(.warning, "SessionTrackingProcessor could not encode the imported session history: \(error)")
-            return .rejected
-        }
+        await storage.set(valid.jsonData(), forKey: Keys.historyStorageKey)
         return .adopted(
             totalSessionsCount: valid.totalSessionsCount,
             distinctDaysUsed: valid.prunedDayCount + valid.days.count

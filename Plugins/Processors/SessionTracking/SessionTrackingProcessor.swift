@@ -360,20 +360,16 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
             return (state.history, record, environment)
         }
         guard let (history, record, environment) = snapshot else { return }
-        do {
-            if let history {
-                await environment.storage.set(try JSONEncoder().encode(history), forKey: Keys.historyStorageKey)
-            }
-            if let record {
-                await environment.storage.set(try JSONEncoder().encode(record), forKey: Keys.activeSessionStorageKey)
-            }
-        } catch {
-            environment.logger.log(.warning, "SessionTrackingProcessor could not encode the session history: \(error)")
+        if let history {
+            await environment.storage.set(history.jsonData(), forKey: Keys.historyStorageKey)
+        }
+        if let record {
+            await environment.storage.set(record.jsonData(), forKey: Keys.activeSessionStorageKey)
         }
         guard history == nil, let record else { return }
         // Joined: the owner's history as stored now, if it still describes the joined session.
         let current = await environment.storage.data(forKey: Keys.historyStorageKey)
-            .flatMap { try? JSONDecoder().decode(SessionHistory.self, from: $0) }?.validated()
+            .flatMap { try? SessionHistory(jsonData: $0) }?.validated()
         guard let current, current.sessions.last?.start == record.start else { return }
         state.withLock { state in
             guard state.joined?.id == record.id else { return }
@@ -389,7 +385,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         now: Date
     ) async -> ActiveSessionRecord? {
         guard let history, let data = await storage.data(forKey: Keys.activeSessionStorageKey),
-            let record = try? JSONDecoder().decode(ActiveSessionRecord.self, from: data)
+            let record = try? ActiveSessionRecord(jsonData: data)
         else { return nil }
         let idle = now.timeIntervalSince1970 - record.lastActivity
         guard record.process != processIdentifier, record.executable != executable, idle >= 0, idle < sessionTimeout,
@@ -407,7 +403,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     private static func decodeHistory(_ data: Data, logger: any Logging) -> SessionHistory? {
         let decoded: SessionHistory
         do {
-            decoded = try JSONDecoder().decode(SessionHistory.self, from: data)
+            decoded = try SessionHistory(jsonData: data)
         } catch {
             logger.log(
                 .warning,
@@ -429,7 +425,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
 
 extension SessionTrackingProcessor {
     /// The current session as stored for other processes (``Keys/activeSessionStorageKey``).
-    struct ActiveSessionRecord: Codable, Sendable, Equatable {
+    struct ActiveSessionRecord: Sendable, Equatable {
         var id: UUID
         /// Seconds since 1970, as in the history.
         var start: Double
