@@ -173,15 +173,26 @@ extension Telemetry {
         }
     }
 
-    /// Builds the client `initialize` starts.
-    ///
-    /// Why the default queue opens on another thread: opening the SQLite file (creating it on
-    /// an app's first launch) is the largest single cost of `initialize` in a new process,
-    /// about as long as building the storage and the processors together. It runs on a
-    /// dispatch thread while those are built here, so a launch pays for the longer of the two
-    /// rather than both (see the README's durable-queue benchmarks). Errors keep their order:
-    /// an invalid endpoint first, then an unusable data directory from the cache, then from
-    /// the storage.
+    /// What ``makeClient(configuration:processors:cache:transmitter:logger:storage:destinations:transformations:clock:)``
+    /// built: the client, and the default queue while it may still be opening.
+    struct AssembledClient: Sendable {
+        let client: TelemetryClient
+        /// The default queue (nil when a cache was given), given to the client before its
+        /// file was open.
+        let openingQueue: OpeningEventCache?
+
+        /// Returns once the default queue is open, or throws why it could not be opened
+        /// (`.unusableDataDirectory`). A client whose queue did not open must not run.
+        func defaultQueueOpened() async throws(TelemetryError) {
+            _ = try await openingQueue?.opened()
+        }
+    }
+
+    /// Builds the client `initialize` starts, without waiting for the default queue's file to
+    /// open: it opens on a thread of its own meanwhile (see `OpeningEventCache` for why), and
+    /// ``AssembledClient/defaultQueueOpened()`` says whether it did. An invalid endpoint is
+    /// thrown first, then an unusable data directory from the storage; when either is thrown,
+    /// the queue's opening has finished and nothing of it outlives the call.
     static func makeClient(
         configuration: Config,
         processors: [any EventProcessor]?,
@@ -192,130 +203,64 @@ extension Telemetry {
         destinations: [Destination],
         transformations: [any EventTransformation],
         clock: any TelemetryClock
-    ) async throws(TelemetryError) -> TelemetryClient {
-        // Each default is built only when no override is given.
-        var openingCache: OpeningOffThread<SQLiteEventCache>?
-        if cache == nil {
-            openingCache = OpeningOffThread { () throws(TelemetryError) in
+    ) async throws(TelemetryError) -> AssembledClient {
+        // Each default is built only when no override is given; the queue's opening first.
+        let openingQueue: OpeningEventCache?
+        let mainDestination: (any EventTransmitting) -> Destination
+        if let cache {
+            openingQueue = nil
+            mainDestination = { transmitter in
+                Destination(
+                    id: defaultDestinationID,
+                    transmitter: transmitter,
+                    cache: cache,
+                    policy: configuration.deliveryPolicy
+                )
+            }
+        } else {
+            let queue = OpeningEventCache { () throws(TelemetryError) in
                 try defaultCache(for: configuration, logger: logger, clock: clock)
+            }
+            openingQueue = queue
+            mainDestination = { transmitter in
+                Destination(
+                    id: defaultDestinationID,
+                    transmitter: transmitter,
+                    callerExecutorCache: queue,
+                    policy: configuration.deliveryPolicy
+                )
             }
         }
         let madeTransmitter: any EventTransmitting
+        let madeStorage: any ProcessorStorage
         do {
             madeTransmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
                 try defaultTransmitter(for: configuration, logger: logger, clock: clock)
             }
-        } catch {
-            _ = await openingCache?.result  // nothing of it outlives the failed call
-            throw error
-        }
-        let madeStorage = Made { () throws(TelemetryError) in
-            try overrideOrDefault(storage) { () throws(TelemetryError) in
+            madeStorage = try overrideOrDefault(storage) { () throws(TelemetryError) in
                 try defaultStorage(for: configuration, logger: logger)
             }
+        } catch {
+            _ = try? await openingQueue?.opened()  // nothing of it outlives the failed call
+            throw error
         }
         let processors = processors ?? defaultProcessors(for: configuration)
-        let mainDestination: Destination
-        if let cache {
-            mainDestination = Destination(
-                id: defaultDestinationID,
-                transmitter: madeTransmitter,
-                cache: cache,
-                policy: configuration.deliveryPolicy
-            )
-        } else {
-            // Non-nil: made above exactly when no cache was given.
-            mainDestination = Destination(
-                id: defaultDestinationID,
-                transmitter: madeTransmitter,
-                callerExecutorCache: try await openingCache!.result.get(),
-                policy: configuration.deliveryPolicy
-            )
-        }
-        return TelemetryClient(
+        let client = TelemetryClient(
             configuration: .init(
                 appID: configuration.appID,
                 salt: configuration.salt,
                 shutdownTimeout: configuration.shutdownTimeout
             ),
             processors: processors,
-            destinations: [mainDestination] + destinations,
+            destinations: [mainDestination(madeTransmitter)] + destinations,
             transformations: transformations,
-            storage: try madeStorage.get(),
+            storage: madeStorage,
             logger: logger,
             clock: clock
         )
+        return AssembledClient(client: client, openingQueue: openingQueue)
     }
 }
-
-/// A value made on a dispatch thread, started at once (blocking file work, kept off the
-/// caller's thread and the cooperative pool), and awaited once, later, through `result`.
-///
-/// The thread is a serial queue's of its own, not a global queue's: the global queues share
-/// as many threads as there are cores, and in a launch those are busy (Swift's cooperative
-/// pool runs on them), so the opening sometimes waited 0.7–3 ms for one to come free (5 of 34
-/// launches in a new process on 2 cores); a queue of its own gets a thread at once.
-private final class OpeningOffThread<Value: Sendable>: Sendable {
-    private enum State {
-        case running
-        case awaited(CheckedContinuation<Made<Value>, Never>)
-        case made(Made<Value>)
-    }
-
-    private let state = Locked(State.running)
-
-    init(_ make: @escaping @Sendable () throws(TelemetryError) -> Value) {
-        DispatchQueue(label: "TelemetryKit.opening", qos: .userInitiated).async { [state] in
-            let result = Made { () throws(TelemetryError) in try make() }
-            let waiter = state.withLock { state -> CheckedContinuation<Made<Value>, Never>? in
-                defer { state = .made(result) }
-                if case .awaited(let continuation) = state { return continuation }
-                return nil
-            }
-            waiter?.resume(returning: result)
-        }
-    }
-
-    var result: Made<Value> {
-        get async {
-            // Made already: no suspension, whose resumption would wait for a pool thread.
-            if case .made(let result) = state.current { return result }
-            return await withCheckedContinuation { continuation in
-                let made = state.withLock { state -> Made<Value>? in
-                    if case .made(let result) = state { return result }
-                    state = .awaited(continuation)
-                    return nil
-                }
-                if let made { continuation.resume(returning: made) }
-            }
-        }
-    }
-}
-
-/// A default made, or the error that stopped it: a `Result` without the `Failure: Error`
-/// requirement, which made the runtime search its conformance tables (about 0.1 ms on Linux,
-/// in every launch) for `TelemetryError`'s conformance the first time the type was used.
-private enum Made<Value> {
-    case value(Value)
-    case failure(TelemetryError)
-
-    init(_ make: () throws(TelemetryError) -> Value) {
-        do {
-            self = .value(try make())
-        } catch {
-            self = .failure(error)
-        }
-    }
-
-    func get() throws(TelemetryError) -> Value {
-        switch self {
-        case .value(let value): return value
-        case .failure(let error): throw error
-        }
-    }
-}
-
-extension Made: Sendable where Value: Sendable {}
 
 /// `override`, else `makeDefault()`: the standard `??` would turn the default's typed
 /// `TelemetryError` into an untyped error.

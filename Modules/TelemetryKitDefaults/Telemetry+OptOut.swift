@@ -41,7 +41,9 @@ extension Telemetry {
 
     /// Hands a choice made before `initialize` to the new client, before it starts. A choice
     /// made from here on, until the client runs, is handed over after the replay.
-    static func applyAnalyticsChoiceBeforeStart(to client: TelemetryClient) async {
+    ///
+    /// - Returns: the choice applied, for `abandonStart(of:analyticsChoice:)` to put back.
+    static func applyAnalyticsChoiceBeforeStart(to client: TelemetryClient) async -> Bool? {
         let choice = state.withLock { state -> Bool? in
             defer { state.analyticsChoice = nil }
             return state.analyticsChoice
@@ -49,5 +51,6 @@ extension Telemetry {
         if let choice {
             await client.setAnalyticsDisabled(choice)
         }
+        return choice
     }
 }

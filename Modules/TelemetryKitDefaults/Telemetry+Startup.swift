@@ -64,4 +64,24 @@ extension Telemetry {
         }
         previous?.cancel()
     }
+
+    /// Stops a client that `initialize` started but whose default queue could not be opened,
+    /// and leaves the facade waiting for the next `initialize` as if this one had not begun:
+    /// the lifecycle source is disconnected, the analytics choice made before it is pending
+    /// again (unless a later one replaced it), and the events, durations and navigation
+    /// recorded before it were never handed over. What the processors' start stored (a
+    /// session counted, the install seen) stays; their first events are reported lost by the
+    /// client's shutdown.
+    static func abandonStart(of client: TelemetryClient, analyticsChoice: Bool?) async {
+        let subscription = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
+            defer { current = nil }
+            return current
+        }
+        subscription?.cancel()
+        await client.shutdown()
+        state.withLock { state in
+            if state.analyticsChoice == nil { state.analyticsChoice = analyticsChoice }
+            state.phase = .waiting
+        }
+    }
 }

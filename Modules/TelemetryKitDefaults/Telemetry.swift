@@ -107,9 +107,9 @@ public enum Telemetry {
             logger.log(.warning, "Telemetry.initialize was called again; the second call is ignored")
             return
         }
-        let client: TelemetryClient
+        let assembled: AssembledClient
         do {
-            client = try await makeClient(
+            assembled = try await makeClient(
                 configuration: configuration,
                 processors: processors,
                 cache: cache,
@@ -124,13 +124,22 @@ public enum Telemetry {
             state.withLock { $0.phase = .waiting }
             throw error
         }
+        let client = assembled.client
         // Opt-out: a choice made before initialize applies before anything is processed.
-        await applyAnalyticsChoiceBeforeStart(to: client)
-        adoptStateGatheredBeforeInitialize(into: client)
+        let analyticsChoice = await applyAnalyticsChoiceBeforeStart(to: client)
         await prepareStart(of: client)  // TelemetryDeck import and lifecycle source (Telemetry+Startup.swift)
         // Start first: the processors' own first events (new install, session start) queue
-        // up ahead of what the app sent before initialize.
+        // up ahead of what the app sent before initialize. The default queue may still be
+        // opening (their appends wait for it); what the app gathered before initialize is
+        // handed over only once it is open, and stays for the next call if it cannot be.
         await client.start()
+        do {
+            try await assembled.defaultQueueOpened()
+        } catch {
+            await abandonStart(of: client, analyticsChoice: analyticsChoice)
+            throw error
+        }
+        adoptStateGatheredBeforeInitialize(into: client)
         // Replay under the lock, so that events sent meanwhile queue up behind the buffer.
         let (dropped, lateAnalyticsChoice) = state.withLock { state -> (Int, Bool?) in
             for input in state.buffer.removeAll() {

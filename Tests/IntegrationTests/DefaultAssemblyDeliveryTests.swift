@@ -42,7 +42,7 @@ import Testing
                 destinations: [],
                 transformations: [],
                 clock: ManualClock()
-            )
+            ).client
             await client.start()
             client.event("Screen.shown", parameters: ["screen": "home"])
             client.event("Checkout.completed", parameters: ["items": 3])
@@ -109,7 +109,7 @@ import Testing
                 destinations: [],
                 transformations: [],
                 clock: ManualClock()
-            )
+            ).client
         }
         // Plain HTTP to another host is refused (an invalid endpoint), not the directory.
         let refused = try #require(URL(string: "http://example.com"))

@@ -97,6 +97,6 @@ import Testing
             destinations: [],
             transformations: [],
             clock: SystemClock()
-        )
+        ).client
     }
 }

@@ -65,6 +65,71 @@ extension FacadeTests {
         await Telemetry.terminate()
     }
 
+    /// The default queue opens while the client starts (`OpeningEventCache`). When its file
+    /// cannot be opened (here a directory is in its place), `initialize` still throws
+    /// `.unusableDataDirectory` and leaves the facade as it found it: no client, the lifecycle
+    /// source disconnected, the analytics choice and the buffered events kept for the next
+    /// `initialize`, which delivers them once the directory is usable.
+    @Test func aDefaultQueueThatCannotOpenFailsInitializeAndKeepsWhatWasGathered() async throws {
+        await Telemetry.terminate()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let queueFile = directory.file("events-\(Telemetry.defaultDestinationID).sqlite")
+        try FileManager.default.createDirectory(at: queueFile, withIntermediateDirectories: false)
+        let previousSource = Telemetry.lifecycleEventSource
+        defer { Telemetry.lifecycleEventSource = previousSource }
+        let source = ManualLifecycleEventSource()
+        Telemetry.lifecycleEventSource = source
+        var configuration = config
+        configuration.dataDirectory = directory.url
+        configuration.shutdownTimeout = 0.2
+        func initialize(_ transmitter: SpyEventTransmitter, _ logger: RecordingLogger) async throws(TelemetryError) {
+            try await Telemetry.initialize(
+                configuration: configuration,
+                processors: [UserIdentifierProcessor(), SessionTrackingProcessor(timeZoneOffset: 0)],
+                transmitter: transmitter,
+                logger: logger,
+                storage: InMemoryProcessorStorage()
+            )
+        }
+
+        // A choice made before: still pending after the failed call.
+        await Telemetry.setAnalyticsDisabled(true)
+        let first = await #expect(throws: TelemetryError.self) {
+            try await initialize(SpyEventTransmitter(), RecordingLogger())
+        }
+        #expect(first?.code == .unusableDataDirectory)
+        #expect(Telemetry.client == nil)
+        #expect(await Telemetry.isAnalyticsDisabled)
+
+        // Events buffered before: still buffered after the failed call.
+        await Telemetry.setAnalyticsDisabled(false)
+        Telemetry.signal("Early.one")
+        let logger = RecordingLogger()
+        let second = await #expect(throws: TelemetryError.self) {
+            try await initialize(SpyEventTransmitter(), logger)
+        }
+        #expect(second?.code == .unusableDataDirectory)
+        #expect(second?.message.contains(queueFile.lastPathComponent) == true)
+        #expect(Telemetry.client == nil)
+        #expect(source.subscriberCount == 0)
+        // The failed client's own first events could not be queued; its shutdown said so.
+        #expect(logger.entries.last?.message.contains("2 event(s) are only in memory because its cache fails") == true)
+
+        try FileManager.default.removeItem(at: queueFile)
+        let spy = SpyEventTransmitter()
+        try await initialize(spy, RecordingLogger())
+        #expect(source.subscriberCount == 1)
+        #expect(await !Telemetry.isAnalyticsDisabled)
+        await Telemetry.flush()
+        // This launch's first events (on storage of its own), then the buffered one.
+        typealias Keys = SessionTrackingProcessor.Keys
+        #expect(
+            spy.deliveredEvents.map(\.type) == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "Early.one"]
+        )
+        await Telemetry.terminate()
+    }
+
     /// The facade hands its background-task provider to the client it builds: the save and
     /// send on `.didEnterBackground` runs inside a task of it. None on Linux by default.
     @Test func initializeGivesTheClientTheBackgroundTasks() async throws {

@@ -1,5 +1,6 @@
 public import Foundation
 public import TelemetryKit
+import TelemetryKitSupport
 
 /// Adds the app's locale and the user's language and region: the four keys of ``Keys``,
 /// all `String`.
@@ -38,12 +39,12 @@ public struct LocaleProcessor: SynchronousEventProcessor {
     /// - Parameters:
     ///   - locale: The app's locale (default: the current one).
     ///   - environment: The process environment, consulted on platforms without system
-    ///     locale preferences (default: the real one).
+    ///     locale preferences (default, nil: the real one).
     ///   - preferredLanguages: The user's languages in order of preference (default:
     ///     `Locale.preferredLanguages`).
     public init(
         locale: Locale = .current,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String]? = nil,
         preferredLanguages: [String] = Locale.preferredLanguages
     ) {
         #if canImport(Darwin)
@@ -55,7 +56,7 @@ public struct LocaleProcessor: SynchronousEventProcessor {
         )
         #else
         let resolved = LocaleProcessor.resolve(
-            environment: environment,
+            environment: environment.map { environment in { environment[$0] } } ?? ProcessEnvironment.value(of:),
             fallbackLocale: locale,
             preferredLanguages: preferredLanguages
         )
@@ -92,14 +93,17 @@ extension LocaleProcessor {
         )
     }
 
-    static func resolve(environment: [String: String], fallbackLocale: Locale, preferredLanguages: [String]) -> Resolved
-    {
-        let configured = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    static func resolve(
+        environment: (String) -> String?,
+        fallbackLocale: Locale,
+        preferredLanguages: [String]
+    ) -> Resolved {
+        let configured = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap(environment).first { !$0.isEmpty }
         guard let configured, let name = POSIXLocaleName(configured) else {
             return resolve(locale: fallbackLocale, appLanguage: nil, preferredLanguages: preferredLanguages)
         }
         // GNU gettext reads LANGUAGE only when a real locale is set, and so do we.
-        let preferred = environment["LANGUAGE"]?.split(separator: ":").lazy.compactMap { POSIXLocaleName(String($0)) }
+        let preferred = environment("LANGUAGE")?.split(separator: ":").lazy.compactMap { POSIXLocaleName(String($0)) }
             .first?.language
         return Resolved(
             locale: name.identifier,

@@ -1,10 +1,5 @@
 public import TelemetryKit
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import TelemetryKitSupport
 
 /// Drops every event while Xcode renders SwiftUI previews, so preview noise never reaches a dashboard.
 ///
@@ -27,8 +22,8 @@ public struct PreviewFilterProcessor: SynchronousEventProcessor {
     /// - Parameter environment: The environment to inspect; `nil` (the default) reads the
     ///   process environment. Inject a dictionary in tests.
     public init(environment: [String: String]? = nil) {
-        let environment = environment ?? ProcessInfo.processInfo.environment
-        isRunningForPreviews = environment[Self.environmentKey] == "1"
+        let value = environment.map { $0[Self.environmentKey] } ?? ProcessEnvironment.value(of: Self.environmentKey)
+        isRunningForPreviews = value == "1"
     }
 
     public func process(_ input: inout EventInput, context: inout EventContext) throws {

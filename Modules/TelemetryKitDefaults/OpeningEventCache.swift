@@ -1,0 +1,142 @@
+import Dispatch
+import TelemetryKitSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The default queue while its SQLite file is still being opened on a thread of its own:
+/// every call waits for the opening, then goes to the opened cache.
+///
+/// Why the client gets this instead of the opened cache: opening the file (creating it on an
+/// app's first launch) is the longest single piece of `Telemetry.initialize` in a new
+/// process, about 3 ms on Linux, longer than building the storage, the transmitter and the
+/// processors on the caller's thread. Were the client built only once it is open, its
+/// construction, the processors' start and the processing of their first events (another
+/// 1.5 ms) would follow it; with this they run meanwhile, and only the first append waits.
+/// `initialize` still throws when the file cannot be opened: it asks ``opened()`` before the
+/// app's buffered events are handed over (see `Telemetry.initialize`).
+///
+/// Once open, a call costs one lock's read more than a call to the cache itself.
+final class OpeningEventCache: CallerExecutorAppending {
+    private let opening: OpeningOffThread<SQLiteEventCache>
+
+    /// Starts opening the cache that `open` makes, on a thread of its own.
+    init(_ open: @escaping @Sendable () throws(TelemetryError) -> SQLiteEventCache) {
+        opening = OpeningOffThread(open)
+    }
+
+    /// The opened cache, or the error that stopped the opening (`.unusableDataDirectory`).
+    nonisolated(nonsending) func opened() async throws(TelemetryError) -> SQLiteEventCache {
+        try await opening.result().get()
+    }
+
+    func append(_ events: [Event]) async throws {
+        try await opened().append(events)
+    }
+
+    nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
+        try await opened().appendOnCallersExecutor(events, callerWaits: callerWaits)
+    }
+
+    func peek(limit: Int) async throws -> [Event] {
+        try await opened().peek(limit: limit)
+    }
+
+    func remove(ids: [UUID]) async throws {
+        try await opened().remove(ids: ids)
+    }
+
+    func removeAll() async throws {
+        try await opened().removeAll()
+    }
+
+    /// Nothing is queued in a cache that could not be opened.
+    func count() async -> Int {
+        guard let cache = try? await opened() else { return 0 }
+        return await cache.count()
+    }
+
+    /// Nothing was evicted from a cache that could not be opened.
+    func evictedCount() async -> Int {
+        guard let cache = try? await opened() else { return 0 }
+        return await cache.evictedCount()
+    }
+}
+
+/// A value made on a dispatch thread, started at once (blocking file work, kept off the
+/// caller's thread and the cooperative pool), and awaited through `result()` by any number of
+/// callers, before or after it is made.
+///
+/// The thread is a serial queue's of its own, not a global queue's: the global queues share
+/// as many threads as there are cores, and in a launch those are busy (Swift's cooperative
+/// pool runs on them), so the opening sometimes waited 0.7–3 ms for one to come free (5 of 34
+/// launches in a new process on 2 cores); a queue of its own gets a thread at once.
+final class OpeningOffThread<Value: Sendable>: Sendable {
+    private enum State {
+        case running(waiters: [CheckedContinuation<Made<Value>, Never>])
+        case made(Made<Value>)
+    }
+
+    private let state = Locked(State.running(waiters: []))
+
+    init(_ make: @escaping @Sendable () throws(TelemetryError) -> Value) {
+        DispatchQueue(label: "TelemetryKit.opening", qos: .userInitiated).async { [state] in
+            let result = Made { () throws(TelemetryError) in try make() }
+            let waiters = state.withLock { state -> [CheckedContinuation<Made<Value>, Never>] in
+                defer { state = .made(result) }
+                if case .running(let waiters) = state { return waiters }
+                return []
+            }
+            for waiter in waiters {
+                waiter.resume(returning: result)
+            }
+        }
+    }
+
+    /// The value or the error, once made; on the caller's executor.
+    nonisolated(nonsending) func result() async -> Made<Value> {
+        // Made already: no suspension, whose resumption would wait for a thread.
+        if case .made(let result) = state.current { return result }
+        return await withCheckedContinuation { continuation in
+            let made = state.withLock { state -> Made<Value>? in
+                switch state {
+                case .made(let result):
+                    return result
+                case .running(var waiters):
+                    waiters.append(continuation)
+                    state = .running(waiters: waiters)
+                    return nil
+                }
+            }
+            if let made { continuation.resume(returning: made) }
+        }
+    }
+}
+
+/// A default made, or the error that stopped it: a `Result` without the `Failure: Error`
+/// requirement, which made the runtime search its conformance tables (about 0.1 ms on Linux,
+/// in every launch) for `TelemetryError`'s conformance the first time the type was used.
+enum Made<Value> {
+    case value(Value)
+    case failure(TelemetryError)
+
+    init(_ make: () throws(TelemetryError) -> Value) {
+        do {
+            self = .value(try make())
+        } catch {
+            self = .failure(error)
+        }
+    }
+
+    func get() throws(TelemetryError) -> Value {
+        switch self {
+        case .value(let value): return value
+        case .failure(let error): throw error
+        }
+    }
+}
+
+extension Made: Sendable where Value: Sendable {}
