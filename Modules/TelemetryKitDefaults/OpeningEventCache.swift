@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Why the client gets this instead of the opened cache: opening the file (creating it on an
 /// app's first launch) is the longest single piece of `Telemetry.initialize` in a new
-/// process, about 3 ms on Linux, longer than building the storage, the transmitter and the
+/// process, about 2.5 ms on Linux, as long as building the transmitter, the storage and the
 /// processors on the caller's thread. Were the client built only once it is open, its
 /// construction, the processors' start and the processing of their first events (another
 /// 1.5 ms) would follow it; with this they run meanwhile, and only the first append waits.
