@@ -70,21 +70,17 @@ package enum EventJSONCodec {
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws(EventJSONCodecError) -> Event {
         var reader = JSONByteReader(bytes)
         let event = try reader.readEvent()
-        reader.skipWhitespace()
-        guard reader.isAtEnd else { throw reader.error("unexpected bytes after the event") }
+        try reader.expectEnd(after: "event")
         return event
     }
 
     /// Reads one event from UTF-8 JSON held in an array, an array slice or `Data`.
     package static func decode(_ bytes: some ContiguousBytes) throws(EventJSONCodecError) -> Event {
-        let result: Result<Event, EventJSONCodecError> = bytes.withUnsafeBytes { raw in
-            do throws(EventJSONCodecError) {
-                return .success(try decode(raw))
-            } catch {
-                return .failure(error)
-            }
+        try JSONByteReader.reading(bytes) { reader throws(EventJSONCodecError) in
+            let event = try reader.readEvent()
+            try reader.expectEnd(after: "event")
+            return event
         }
-        return try result.get()
     }
 
     // MARK: Writing

@@ -72,6 +72,55 @@ package struct JSONByteReader {
         return false
     }
 
+    /// Requires nothing but whitespace from here to the end of the bytes; `value` names what
+    /// was read, for the error.
+    package mutating func expectEnd(after value: String) throws(EventJSONCodecError) {
+        skipWhitespace()
+        guard isAtEnd else { throw error("unexpected bytes after the \(value)") }
+    }
+
+    /// Reads the members of an object whose `{` was consumed, through its `}`, handing each
+    /// key to `member` with the reader at the member's value, which `member` must read or skip.
+    package mutating func readMembers(
+        _ member: (String, inout JSONByteReader) throws(EventJSONCodecError) -> Void
+    ) throws(EventJSONCodecError) {
+        if consume(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try readString()
+            try expect(UInt8(ascii: ":"))
+            try member(key, &self)
+        } while try readSeparator(closing: UInt8(ascii: "}"))
+    }
+
+    /// Reads an array, each element with `element`.
+    package mutating func readArray<Element>(
+        _ element: (inout JSONByteReader) throws(EventJSONCodecError) -> Element
+    ) throws(EventJSONCodecError) -> [Element] {
+        try expect(UInt8(ascii: "["))
+        var elements: [Element] = []
+        if consume(UInt8(ascii: "]")) { return elements }
+        repeat {
+            elements.append(try element(&self))
+        } while try readSeparator(closing: UInt8(ascii: "]"))
+        return elements
+    }
+
+    /// Runs `read` on a reader over `bytes` (an array, an array slice or `Data`).
+    package static func reading<Value>(
+        _ bytes: some ContiguousBytes,
+        _ read: (inout JSONByteReader) throws(EventJSONCodecError) -> Value
+    ) throws(EventJSONCodecError) -> Value {
+        let result: Result<Value, EventJSONCodecError> = bytes.withUnsafeBytes { raw in
+            var reader = JSONByteReader(raw)
+            do throws(EventJSONCodecError) {
+                return .success(try read(&reader))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     // MARK: Strings
 
     /// Reads a string literal; the result must be valid UTF-8.
@@ -225,6 +274,16 @@ package struct JSONByteReader {
             throw error("an unreadable number")
         }
         return .double(value)
+    }
+
+    /// Reads an integer; a number with a fraction or an exponent, or out of `Int`'s range, is
+    /// an error, as it is for `JSONDecoder`.
+    package mutating func readInt() throws(EventJSONCodecError) -> Int {
+        let number = try readNumber()
+        guard case .int(let value) = number, let int = Int(exactly: value) else {
+            throw error("expected an integer")
+        }
+        return int
     }
 
     /// Reads a number as a Double.

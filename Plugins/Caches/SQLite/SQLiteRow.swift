@@ -62,8 +62,7 @@ struct SQLiteContext: Sendable {
                 }
             } while try reader.readSeparator(closing: UInt8(ascii: "}"))
         }
-        reader.skipWhitespace()
-        guard reader.isAtEnd else { throw reader.error("unexpected bytes after the context") }
+        try reader.expectEnd(after: "context")
         guard let appID, let clientUser else { throw reader.error("the context has no appID or clientUser") }
         return Decoded(
             appID: appID,
@@ -109,8 +108,7 @@ struct SQLiteRow: Sendable {
             floatValue = try reader.readDouble()
         }
         try reader.expect(UInt8(ascii: "]"))
-        reader.skipWhitespace()
-        guard reader.isAtEnd else { throw reader.error("unexpected bytes after the row") }
+        try reader.expectEnd(after: "row")
         return Event(
             id: id,
             appID: context.appID,

@@ -52,30 +52,30 @@ extension SessionHistory {
 
     /// Reads a stored history; every field is required, unknown ones are skipped.
     init(jsonData data: Data) throws(EventJSONCodecError) {
-        self = try StoredJSON.readObject(data) { reader throws(EventJSONCodecError) in
+        self = try JSONByteReader.reading(data) { reader throws(EventJSONCodecError) in
             var version: Int?
             var firstSessionDay: Int?
             var prunedSessionCount: Int?
             var prunedDayCount: Int?
             var sessions: [Session]?
             var days: [Int]?
-            try StoredJSON.readMembers(of: &reader) { key, reader throws(EventJSONCodecError) in
+            try reader.expect(UInt8(ascii: "{"))
+            try reader.readMembers { key, reader throws(EventJSONCodecError) in
                 switch key {
-                case "version": version = try StoredJSON.readInt(&reader)
-                case "firstSessionDay": firstSessionDay = try StoredJSON.readInt(&reader)
-                case "prunedSessionCount": prunedSessionCount = try StoredJSON.readInt(&reader)
-                case "prunedDayCount": prunedDayCount = try StoredJSON.readInt(&reader)
+                case "version": version = try reader.readInt()
+                case "firstSessionDay": firstSessionDay = try reader.readInt()
+                case "prunedSessionCount": prunedSessionCount = try reader.readInt()
+                case "prunedDayCount": prunedDayCount = try reader.readInt()
                 case "sessions":
-                    sessions = try StoredJSON.readArray(&reader) { reader throws(EventJSONCodecError) in
+                    sessions = try reader.readArray { reader throws(EventJSONCodecError) in
                         try Session(reading: &reader)
                     }
                 case "days":
-                    days = try StoredJSON.readArray(&reader) { reader throws(EventJSONCodecError) in
-                        try StoredJSON.readInt(&reader)
-                    }
+                    days = try reader.readArray { reader throws(EventJSONCodecError) in try reader.readInt() }
                 default: try reader.skipValue()
                 }
             }
+            try reader.expectEnd(after: "session history")
             guard let version, let firstSessionDay, let prunedSessionCount, let prunedDayCount, let sessions,
                 let days
             else { throw reader.error("a session history without one of its fields") }
@@ -95,7 +95,7 @@ extension SessionHistory.Session {
         var start: Double?
         var seconds: Double?
         try reader.expect(UInt8(ascii: "{"))
-        try StoredJSON.readMembers(of: &reader) { key, reader throws(EventJSONCodecError) in
+        try reader.readMembers { key, reader throws(EventJSONCodecError) in
             switch key {
             case "start": start = try reader.readDouble()
             case "seconds": seconds = try reader.readDouble()
@@ -128,19 +128,20 @@ extension SessionTrackingProcessor.ActiveSessionRecord {
 
     /// Reads a stored record; every field is required, unknown ones are skipped.
     init(jsonData data: Data) throws(EventJSONCodecError) {
-        self = try StoredJSON.readObject(data) { reader throws(EventJSONCodecError) in
+        self = try JSONByteReader.reading(data) { reader throws(EventJSONCodecError) in
             var id: UUID?
             var start: Double?
             var lastActivity: Double?
             var process: Int32?
             var executable: String?
-            try StoredJSON.readMembers(of: &reader) { key, reader throws(EventJSONCodecError) in
+            try reader.expect(UInt8(ascii: "{"))
+            try reader.readMembers { key, reader throws(EventJSONCodecError) in
                 switch key {
                 case "id": id = try reader.readUUID()
                 case "start": start = try reader.readDouble()
                 case "lastActivity": lastActivity = try reader.readDouble()
                 case "process":
-                    guard let value = Int32(exactly: try StoredJSON.readInt(&reader)) else {
+                    guard let value = Int32(exactly: try reader.readInt()) else {
                         throw reader.error("a process id out of range")
                     }
                     process = value
@@ -148,72 +149,11 @@ extension SessionTrackingProcessor.ActiveSessionRecord {
                 default: try reader.skipValue()
                 }
             }
+            try reader.expectEnd(after: "active-session record")
             guard let id, let start, let lastActivity, let process, let executable else {
                 throw reader.error("an active-session record without one of its fields")
             }
             return Self(id: id, start: start, lastActivity: lastActivity, process: process, executable: executable)
         }
-    }
-}
-
-/// The pieces both readers share, over `JSONByteReader`.
-private enum StoredJSON {
-    /// Runs `read` on a reader over `data` positioned after the opening `{`, and requires
-    /// nothing but whitespace after the object.
-    static func readObject<Value>(
-        _ data: Data,
-        _ read: (inout JSONByteReader) throws(EventJSONCodecError) -> Value
-    ) throws(EventJSONCodecError) -> Value {
-        let result = data.withUnsafeBytes { bytes -> Result<Value, EventJSONCodecError> in
-            var reader = JSONByteReader(bytes)
-            do throws(EventJSONCodecError) {
-                try reader.expect(UInt8(ascii: "{"))
-                let value = try read(&reader)
-                reader.skipWhitespace()
-                guard reader.isAtEnd else { throw reader.error("more after the object") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
-    /// Reads the members of an object whose `{` was consumed, through its `}`, handing each
-    /// key to `member` with the reader positioned at the value.
-    static func readMembers(
-        of reader: inout JSONByteReader,
-        _ member: (String, inout JSONByteReader) throws(EventJSONCodecError) -> Void
-    ) throws(EventJSONCodecError) {
-        if reader.consume(UInt8(ascii: "}")) { return }
-        repeat {
-            let key = try reader.readString()
-            try reader.expect(UInt8(ascii: ":"))
-            try member(key, &reader)
-        } while try reader.readSeparator(closing: UInt8(ascii: "}"))
-    }
-
-    /// Reads an array, each element with `element`.
-    static func readArray<Element>(
-        _ reader: inout JSONByteReader,
-        _ element: (inout JSONByteReader) throws(EventJSONCodecError) -> Element
-    ) throws(EventJSONCodecError) -> [Element] {
-        try reader.expect(UInt8(ascii: "["))
-        var elements: [Element] = []
-        if reader.consume(UInt8(ascii: "]")) { return elements }
-        repeat {
-            elements.append(try element(&reader))
-        } while try reader.readSeparator(closing: UInt8(ascii: "]"))
-        return elements
-    }
-
-    /// Reads an integer; a number with a fraction or an exponent, or out of `Int`'s range, is
-    /// an error, as it is for `JSONDecoder`.
-    static func readInt(_ reader: inout JSONByteReader) throws(EventJSONCodecError) -> Int {
-        let number = try reader.readNumber()
-        guard case .int(let value) = number, let int = Int(exactly: value) else {
-            throw reader.error("expected an integer")
-        }
-        return int
     }
 }
