@@ -520,13 +520,30 @@ public final class TelemetryClient: Sendable {
         let (group, waiters) = (events, waiting)
         events.removeAll(keepingCapacity: true)
         waiting.removeAll(keepingCapacity: true)
-        return Task {
+        return Self.startedHere {
             let heldFor = await self.append(group, callerWaits: callerWaits || !waiters.isEmpty)
             let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
             for (continuation, known) in waiters {
                 continuation.resume(returning: known ?? outcome)
             }
         }
+    }
+
+    /// A task that runs `operation` on the current thread until its first suspension, where
+    /// the runtime has that (`Task.immediate`), or an ordinary task.
+    ///
+    /// Why for a group's append: its first steps hand the group to the destinations' caches
+    /// (a durable cache queues it for its I/O thread and suspends), and the intake task goes on
+    /// with the next take meanwhile. An ordinary task would make those steps wait for a free
+    /// thread of the cooperative pool, which the intake task itself holds until its next
+    /// suspension (on a 2-core Linux machine the pool did not bring in its second thread
+    /// while the first was busy): the cache's thread then stood idle while the pipeline ran,
+    /// and the pipeline while the cache committed.
+    private static func startedHere(_ operation: sending @escaping () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        return Task(operation: operation)
     }
 
     /// Processes the single event of an inline `send` (see ``Intake/beginInline()``).

@@ -142,7 +142,82 @@ struct CallerExecutorTests {
         await client.shutdown()
     }
 
-    private static func client(processors: [any EventProcessor], cache: any EventCaching) async -> TelemetryClient {
+    /// A cache whose appends are counted when they arrive and end only once released, as a
+    /// durable cache's append ends when its I/O thread has committed it.
+    final class HeldCommitCache: CallerExecutorAppending {
+        let base = InMemoryEventCache()
+        let arrived = Locked(0)
+        private let held = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
+            arrived.withLock { $0 += 1 }
+            await withCheckedContinuation { continuation in
+                let open = held.withLock { held -> Bool in
+                    if !held.open { held.waiters.append(continuation) }
+                    return held.open
+                }
+                if open { continuation.resume() }
+            }
+            try await base.append(events)
+        }
+
+        func release() {
+            let waiters = held.withLock { held in
+                held.open = true
+                defer { held.waiters = [] }
+                return held.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
+        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
+        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
+        func count() async -> Int { await base.count() }
+        func removeAll() async throws { try await base.removeAll() }
+        func evictedCount() async -> Int { await base.evictedCount() }
+    }
+
+    /// Notes, when an event named "Second" goes through the pipeline, how many appends its
+    /// cache had received by then.
+    struct AppendsSeenBySecond: SynchronousEventProcessor {
+        let cache: HeldCommitCache
+        let seen = Locked<Int?>(nil)
+
+        func process(_ input: inout EventInput, context: inout EventContext) throws {
+            if input.name == "Second" { seen.set(cache.arrived.current) }
+        }
+    }
+
+    /// A take's append reaches the cache before the intake goes on to the next take: the cache
+    /// commits on its own thread while the pipeline runs, instead of waiting for a thread of
+    /// the cooperative pool that the intake task holds (see `TelemetryClient.startedHere`).
+    @Test func aTakesAppendReachesTheCacheBeforeTheNextTakeIsProcessed() async throws {
+        let cache = HeldCommitCache()
+        let recorder = AppendsSeenBySecond(cache: cache)
+        // An overflow bound of one event makes every take one event.
+        let client = await Self.client(
+            processors: [recorder],
+            cache: cache,
+            policy: .init(flushInterval: 3600, overflowLimit: 1)
+        )
+
+        client.event("First")
+        client.event("Second")
+        #expect(await conditionHolds { recorder.seen.current != nil })
+        #expect(recorder.seen.current == 1)
+        cache.release()
+        await client.waitUntilProcessed()
+        #expect(await cache.count() == 2)
+        #expect(cache.arrived.current == 2)
+        await client.shutdown()
+    }
+
+    private static func client(
+        processors: [any EventProcessor],
+        cache: any EventCaching,
+        policy: DeliveryPolicy = .init(flushInterval: 3600)
+    ) async -> TelemetryClient {
         let client = TelemetryClient(
             configuration: .init(appID: "APP"),
             processors: processors,
@@ -151,7 +226,7 @@ struct CallerExecutorTests {
                     id: "spy",
                     transmitter: SpyEventTransmitter(),
                     cache: cache,
-                    policy: .init(flushInterval: 3600)
+                    policy: policy
                 )
             ],
             storage: InMemoryProcessorStorage(),
