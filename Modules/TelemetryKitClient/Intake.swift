@@ -10,9 +10,10 @@ import TelemetryKitSupport
 /// (``beginInline()`` / ``endInline()``), saving two thread hand-offs. Whatever arrives
 /// meanwhile waits in `pending` and goes to the consumer afterwards, so call order holds.
 ///
-/// The consumer takes at most `takeLimit` items at a time and appends what it took as one
-/// group: this take is the only batching between `send` and a cache (whose group committer
-/// then merges appends that meet on its thread).
+/// The consumer takes at most `takeLimit` items at a time and appends what it took in one
+/// group, or in several when the caches are free before the take is processed (see
+/// `TelemetryClient.process(_:after:)`): this is the only batching between `send` and a cache
+/// (whose group committer then merges appends that meet on its thread).
 final class Intake: Sendable {
     enum Item: Sendable {
         /// An event, the client state at the time it was sent, and the continuation of an

@@ -131,9 +131,10 @@ public final class TelemetryClient: Sendable {
                 observer: observer
             )
         }
-        // A take is appended as one group: at most 512 events (enough for a durable cache's
-        // group commit), or fewer when a destination's overflow bound is smaller, so that a
-        // group held in memory never pushes out its own events and `send` can report them held.
+        // A take is at most 512 events (enough for a durable cache's group commit), or fewer
+        // when a destination's overflow bound is smaller, and no group spans two takes, so
+        // that a group held in memory never pushes out its own events and `send` can report
+        // them held.
         self.intake = Intake(
             preStartLimit: configuration.preStartBufferLimit,
             takeLimit: unique.reduce(512) { min($0, $1.policy.overflowLimit) }
@@ -170,13 +171,13 @@ public final class TelemetryClient: Sendable {
         let consumer = Task { [intake, weak self] in
             // The append of the last group, still committing while the next items are
             // processed (see `process(_:after:)`).
-            var inFlight: Task<Void, Never>?
+            var inFlight: GroupAppend?
             while true {
                 let items: [Intake.Item]?
                 if inFlight != nil, let more = intake.nextKeepingTurn() {
                     items = more
                 } else {
-                    await inFlight?.value
+                    await inFlight?.task.value
                     inFlight = nil
                     items = await intake.next()
                 }
@@ -442,9 +443,16 @@ public final class TelemetryClient: Sendable {
     /// (filtered, failed); nil means the group's append decides it.
     private typealias Waiting = (continuation: CheckedContinuation<SendOutcome, Never>, outcome: SendOutcome?)
 
-    /// Runs `items`, one take of the intake, through the pipeline and appends them as one
-    /// group (a barrier among them ends a group early); returns the append of the last group,
-    /// which may still be committing.
+    /// Runs `items`, one take of the intake, through the pipeline and appends them in groups:
+    /// the whole take, or, whenever the previous append has ended by the time another
+    /// ``earlyGroupMinimum`` events are processed, those events at once (a barrier among them
+    /// also ends a group); returns the append of the last group, which may still be committing.
+    ///
+    /// Why groups start before the take's end: the cache commits one while the pipeline runs
+    /// the next, and the last group, whose commit nothing overlaps (a `waitUntilProcessed`, the
+    /// end of a burst), holds only what was processed during the commit before it. With the
+    /// whole take (up to 512 events) as one group, a burst of 1,000 events ended with a commit
+    /// of about 500 that the pipeline had waited for.
     ///
     /// Why the last append is not awaited here: a durable cache commits on a thread of its
     /// own, and waiting for it before processing the next items left one of the two cores
@@ -455,8 +463,8 @@ public final class TelemetryClient: Sendable {
     /// `send` can overtake a group in flight; a barrier waits for it.
     private func process(
         _ items: consuming [Intake.Item],
-        after previous: Task<Void, Never>?
-    ) async -> Task<Void, Never>? {
+        after previous: GroupAppend?
+    ) async -> GroupAppend? {
         var inFlight = previous
         var events: [Event] = []
         var waiting: [Waiting] = []
@@ -492,10 +500,22 @@ public final class TelemetryClient: Sendable {
                 case .dropped(let reason): outcome = reason
                 }
                 if let continuation { waiting.append((continuation, outcome)) }
+                // The caches are idle: hand them what is ready instead of the whole take at
+                // its end, so that they commit while the pipeline goes on and the last group,
+                // whose commit nothing overlaps, stays small.
+                if events.count % Self.earlyGroupMinimum == 0, events.count > 0 {
+                    if let previous = inFlight, !previous.hasEnded {
+                        // Its end (a resumption after the commit) may wait for this thread.
+                        await Task.yield()
+                    }
+                    if inFlight?.hasEnded ?? true {
+                        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: false)
+                    }
+                }
             case .barrier(let continuation):
                 // Someone waits for this group (`waitUntilProcessed`, `initialize`).
                 inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: true)
-                await inFlight?.value
+                await inFlight?.task.value
                 inFlight = nil
                 continuation.resume()
             }
@@ -512,22 +532,38 @@ public final class TelemetryClient: Sendable {
     private func startAppend(
         _ events: inout [Event],
         resuming waiting: inout [Waiting],
-        after previous: Task<Void, Never>?,
+        after previous: GroupAppend?,
         callerWaits: Bool
-    ) async -> Task<Void, Never>? {
+    ) async -> GroupAppend? {
         guard !events.isEmpty || !waiting.isEmpty else { return previous }
-        await previous?.value
+        await previous?.task.value
         let (group, waiters) = (events, waiting)
         events.removeAll(keepingCapacity: true)
         waiting.removeAll(keepingCapacity: true)
-        return Self.startedHere {
+        let ended = Locked(false)
+        let task = Self.startedHere {
             let heldFor = await self.append(group, callerWaits: callerWaits || !waiters.isEmpty)
             let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
             for (continuation, known) in waiters {
                 continuation.resume(returning: known ?? outcome)
             }
+            ended.set(true)
         }
+        return GroupAppend(task: task, ended: ended)
     }
+
+    /// The append of one group to the destinations, started by `startAppend`.
+    private struct GroupAppend: Sendable {
+        let task: Task<Void, Never>
+        /// Set once the append has ended: the caches are free for the next group.
+        let ended: Locked<Bool>
+
+        var hasEnded: Bool { ended.current }
+    }
+
+    /// The fewest processed events handed to idle caches before the take's end (see
+    /// `process(_:after:)`): below it, a commit's fixed cost outweighs what it overlaps.
+    private static let earlyGroupMinimum = 32
 
     /// A task that runs `operation` on the current thread until its first suspension, where
     /// the runtime has that (`Task.immediate`), or an ordinary task.

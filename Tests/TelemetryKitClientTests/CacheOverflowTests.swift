@@ -222,26 +222,28 @@ struct CacheOverflowTests {
         #expect(rig.spy.deliveredEvents.compactMap(\.number) == (0..<1200).map(Int64.init))
     }
 
-    @Test func aBurstReachesTheCacheInTakesOfAtMost512EventsOrTheOverflowBound() async throws {
+    @Test func aBurstReachesTheCacheInGroupsWithinTakesOfAtMost512EventsOrTheOverflowBound() async throws {
         // 1,300 events buffered before start arrive at once; the intake hands them out in
-        // takes of 512 (a durable cache's group commit), each appended whole.
+        // takes of 512 (a durable cache's group commit), and a cache that is free when 32 of
+        // a take are processed gets those at once (it commits while the pipeline goes on).
+        // This cache is always free: groups of 32, and each take's rest (276 = 8 × 32 + 20).
         let rig = await FaultyCacheRig.make(preStartBufferLimit: 2000, start: false)
         for n in 0..<1300 {
             rig.client.event("Numbered", parameters: ["n": n])
         }
         await rig.client.start()
         await rig.client.waitUntilProcessed()
-        #expect(rig.cache.attemptedAppendSizes == [512, 512, 276])
+        #expect(rig.cache.attemptedAppendSizes == Array(repeating: 32, count: 40) + [20])
 
-        // A smaller overflow bound makes smaller takes: a group held in memory never pushes
-        // out its own events.
+        // A smaller overflow bound makes smaller takes (100, 100, 50), and no group spans two
+        // takes: a group held in memory never pushes out its own events.
         let bounded = await FaultyCacheRig.make(overflowLimit: 100, preStartBufferLimit: 2000, start: false)
         for n in 0..<250 {
             bounded.client.event("Numbered", parameters: ["n": n])
         }
         await bounded.client.start()
         await bounded.client.waitUntilProcessed()
-        #expect(bounded.cache.attemptedAppendSizes == [100, 100, 50])
+        #expect(bounded.cache.attemptedAppendSizes == [32, 32, 32, 4, 32, 32, 32, 4, 32, 18])
         #expect(await bounded.client.flush() == .complete)
         #expect(bounded.spy.deliveredEvents.compactMap(\.number) == (0..<250).map(Int64.init))
     }

@@ -142,6 +142,30 @@ struct CallerExecutorTests {
         await client.shutdown()
     }
 
+    /// A take longer than a group reaches a cache that is free in groups of 32 as they are
+    /// processed, not in one append at the take's end: the cache commits while the pipeline
+    /// goes on, and the append that nothing overlaps (the last) stays small.
+    @Test func aLongTakeReachesAFreeCacheInGroupsAsTheyAreProcessed() async throws {
+        let cache = WaitRecordingCache()
+        let gate = Gate()
+        let client = await Self.client(processors: [gate], cache: cache)
+
+        // 100 events and a barrier queued while the consumer holds the gate: one take.
+        client.event("Gate")
+        #expect(await conditionHolds { gate.entered })
+        for number in 0..<100 { client.event("FireAndForget.then", parameters: ["number": number]) }
+        let barrier = Task { await client.waitUntilProcessed() }
+        #expect(await conditionHolds { client.queuedItemCount == 101 })
+        gate.release()
+        await barrier.value
+
+        #expect(cache.appends.current.map(\.count) == [1, 32, 32, 32, 4])
+        #expect(cache.appends.current.map(\.callerWaits) == [false, false, false, false, true])
+        let numbers = try await cache.peek(limit: 200).map { $0.payload["number"] }
+        #expect(numbers == [nil] + (0..<100).map { PayloadValue.int(Int64($0)) })
+        await client.shutdown()
+    }
+
     /// A cache whose appends are counted when they arrive and end only once released, as a
     /// durable cache's append ends when its I/O thread has committed it.
     final class HeldCommitCache: CallerExecutorAppending {
