@@ -445,7 +445,7 @@ public final class TelemetryClient: Sendable {
 
     /// Runs `items`, one take of the intake, through the pipeline and appends them in groups:
     /// the whole take, or, whenever the previous append has ended by the time another
-    /// ``earlyGroupMinimum`` events are processed, those events at once (a barrier among them
+    /// `earlyGroupMinimum` events are processed, those events at once (a barrier among them
     /// also ends a group); returns the append of the last group, which may still be committing.
     ///
     /// Why groups start before the take's end: the cache commits one while the pipeline runs
