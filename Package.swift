@@ -266,7 +266,7 @@ let otherTargets: [Target] =
             [target("TelemetryKitTypedEventsMacros", whenTypedEvents)]
                 + syntaxProducts(["SwiftSyntaxMacroExpansion", "SwiftSyntaxMacrosGenericTestSupport"])
         ),
-        testTarget("TelemetryKitCLITests", [testKit, collector]),
+        testTarget("TelemetryKitCLITests", [testKit, collector, httpTestSupport]),
         // End to end: the default pipeline, a durable cache, HTTP and the loopback collector.
         testTarget("IntegrationTests", ["TelemetryKitDefaults", testKit, support, httpTestSupport, collector]),
         testTarget("TelemetryKitFuzzCorpusTests", ["TelemetryKitFuzzChecks"]),

@@ -68,7 +68,32 @@ public func makeTransmitter(
     logger: any Logging = SilentLogger(),
     configure: (inout HTTPEventTransmitter.Configuration) -> Void = { _ in }
 ) throws -> HTTPEventTransmitter {
-    var configuration = HTTPEventTransmitter.Configuration(apiBaseURL: collector.baseURL + path, namespace: "test-ns")
+    try makeTransmitter(
+        baseURL: collector.baseURL + path,
+        connection: connection,
+        clock: clock,
+        logger: logger,
+        configure: configure
+    )
+}
+
+/// The base URL of a port where nothing listens: loopback's discard port, 9, which needs
+/// privileges to bind, so no test's server can be there.
+///
+/// Why not a collector that was shut down: its ephemeral port goes back to the system, and a
+/// test running at the same time can start its own collector on it; a request meant to fail
+/// then reaches that collector, and both tests see what they did not expect.
+public let nothingListensBaseURL = "http://127.0.0.1:9"
+
+/// A transmitter posting to `baseURL` with namespace `test-ns`.
+public func makeTransmitter(
+    baseURL: String,
+    connection: TestConnection = .urlSession,
+    clock: any TelemetryClock = SystemClock(),
+    logger: any Logging = SilentLogger(),
+    configure: (inout HTTPEventTransmitter.Configuration) -> Void = { _ in }
+) throws -> HTTPEventTransmitter {
+    var configuration = HTTPEventTransmitter.Configuration(apiBaseURL: baseURL, namespace: "test-ns")
     configure(&configuration)
     return try HTTPEventTransmitter(
         configuration: configuration,

@@ -5,6 +5,7 @@ import TelemetryKit
 import TelemetryKitTrackingPlan
 import TelemetryKitTypedEvents
 import TelemetryKitCollector
+import TelemetryKitHTTPTestSupport
 import TelemetryKitTesting
 
 /// Runs the built `telemetrykit` executable as a subprocess.
@@ -149,10 +150,7 @@ import TelemetryKitTesting
     @Test func flushFailsWhileEventsStayQueued() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let probe = try await Collector.start()
-        let endpoint = probe.baseURL
-        await probe.shutdown()
-        _ = try await run(["send", "Ping", "--endpoint", endpoint, "--directory", home.url.path])
+        _ = try await run(["send", "Ping", "--endpoint", nothingListensBaseURL, "--directory", home.url.path])
         let flush = try await run(["flush", "--directory", home.url.path])
         #expect(flush.status == 1)
         #expect(flush.output.contains("1 event(s) stay queued (connection refused)."))

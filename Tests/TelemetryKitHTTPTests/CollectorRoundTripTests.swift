@@ -210,18 +210,14 @@ import Foundation
 
     @Test(arguments: TestConnection.allCases)
     func connectionRefusedRetries(connection: TestConnection) async throws {
-        let collector = try await Collector.start()
-        let transmitter = try makeTransmitter(for: collector, connection: connection)
-        await collector.shutdown()
+        let transmitter = try makeTransmitter(baseURL: nothingListensBaseURL, connection: connection)
         #expect(await transmitter.transmit(batch) == .retry(after: nil))
     }
 
     @Test(arguments: TestConnection.allCases)
     func networkFailuresAreLoggedAtInfo(connection: TestConnection) async throws {
-        let collector = try await Collector.start()
         let logger = RecordingLogger()
-        let transmitter = try makeTransmitter(for: collector, connection: connection, logger: logger)
-        await collector.shutdown()
+        let transmitter = try makeTransmitter(baseURL: nothingListensBaseURL, connection: connection, logger: logger)
         _ = await transmitter.transmit(batch)
         let messages = logger.messages(at: .info)
         #expect(messages.count == 1)
