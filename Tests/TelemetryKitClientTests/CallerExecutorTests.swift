@@ -48,20 +48,21 @@ struct CallerExecutorTests {
         }
     }
 
+    /// A test cache that stores in an in-memory cache and differs from it only in how it
+    /// appends: everything else goes to `base`.
+    protocol InMemoryBacked: EventCaching {
+        var base: InMemoryEventCache { get }
+    }
+
     /// A cache whose `append` is a plain `async` method, as a disk-backed cache's is.
-    final class OffExecutorCache: EventCaching {
+    final class OffExecutorCache: InMemoryBacked {
         let base = InMemoryEventCache()
         func append(_ events: [Event]) async throws { try await base.append(events) }
-        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
-        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
-        func count() async -> Int { await base.count() }
-        func removeAll() async throws { try await base.removeAll() }
-        func evictedCount() async -> Int { await base.evictedCount() }
     }
 
     /// A cache that is appended to on the caller's executor and records, per append, how many
     /// events came and whether a caller waited for them (the SQLite cache journals those).
-    final class WaitRecordingCache: CallerExecutorAppending {
+    final class WaitRecordingCache: CallerExecutorAppending, InMemoryBacked {
         let base = InMemoryEventCache()
         let appends = Locked<[(count: Int, callerWaits: Bool)]>([])
 
@@ -70,21 +71,44 @@ struct CallerExecutorTests {
             try await base.append(events)
         }
         func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
-        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
-        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
-        func count() async -> Int { await base.count() }
-        func removeAll() async throws { try await base.removeAll() }
-        func evictedCount() async -> Int { await base.evictedCount() }
+    }
+
+    /// Keeps whoever waits on it suspended until ``open()``; once open, waiting returns at once.
+    final class Latch: Sendable {
+        private let state = Locked<(entered: Bool, waiters: [CheckedContinuation<Void, Never>], open: Bool)>(
+            (false, [], false)
+        )
+
+        /// Someone has waited on it.
+        var entered: Bool { state.current.entered }
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let open = state.withLock { state -> Bool in
+                    state.entered = true
+                    if !state.open { state.waiters.append(continuation) }
+                    return state.open
+                }
+                if open { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiters = state.withLock { state in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     /// Holds the processing of events named "Gate" until ``release()``: the intake's consumer
     /// is busy meanwhile, so what is sent then queues up behind it.
     final class Gate: EventProcessor {
-        private let state = Locked<(entered: Bool, waiter: CheckedContinuation<Void, Never>?, open: Bool)>(
-            (false, nil, false)
-        )
+        private let latch = Latch()
 
-        var entered: Bool { state.current.entered }
+        var entered: Bool { latch.entered }
 
         func process(
             _ input: EventInput,
@@ -92,24 +116,26 @@ struct CallerExecutorTests {
             next: @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             guard input.name == "Gate" else { return try await next(input, context) }
-            await withCheckedContinuation { continuation in
-                let open = state.withLock { state -> Bool in
-                    state.entered = true
-                    if !state.open { state.waiter = continuation }
-                    return state.open
-                }
-                if open { continuation.resume() }
-            }
+            await latch.wait()
             return try await next(input, context)
         }
 
         func release() {
-            state.withLock { state in
-                state.open = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }?.resume()
+            latch.open()
         }
+    }
+
+    /// Sends "Gate", then, while the consumer holds it, `count` numbered fire-and-forget
+    /// events and a `waitUntilProcessed` barrier, so that they make one take; releases the
+    /// gate and returns once the barrier has passed.
+    private static func sendOneTakeBehind(_ gate: Gate, count: Int, to client: TelemetryClient) async {
+        client.event("Gate")
+        #expect(await conditionHolds { gate.entered })
+        for number in 0..<count { client.event("FireAndForget.then", parameters: ["number": number]) }
+        let barrier = Task { await client.waitUntilProcessed() }
+        #expect(await conditionHolds { client.queuedItemCount == count + 1 })
+        gate.release()
+        await barrier.value
     }
 
     /// An awaited send, and the group a `waitUntilProcessed` waits for, are appended for a
@@ -127,13 +153,7 @@ struct CallerExecutorTests {
         #expect(cache.appends.current.map(\.callerWaits) == [false, true])
 
         // Five events and a barrier queued while the consumer holds the gate: one take.
-        client.event("Gate")
-        #expect(await conditionHolds { gate.entered })
-        for number in 0..<5 { client.event("FireAndForget.then", parameters: ["number": number]) }
-        let barrier = Task { await client.waitUntilProcessed() }
-        #expect(await conditionHolds { client.queuedItemCount == 6 })
-        gate.release()
-        await barrier.value
+        await Self.sendOneTakeBehind(gate, count: 5, to: client)
 
         let appends = cache.appends.current
         #expect(appends.map(\.count) == [1, 1, 1, 5])
@@ -151,13 +171,7 @@ struct CallerExecutorTests {
         let client = await Self.client(processors: [gate], cache: cache)
 
         // 100 events and a barrier queued while the consumer holds the gate: one take.
-        client.event("Gate")
-        #expect(await conditionHolds { gate.entered })
-        for number in 0..<100 { client.event("FireAndForget.then", parameters: ["number": number]) }
-        let barrier = Task { await client.waitUntilProcessed() }
-        #expect(await conditionHolds { client.queuedItemCount == 101 })
-        gate.release()
-        await barrier.value
+        await Self.sendOneTakeBehind(gate, count: 100, to: client)
 
         #expect(cache.appends.current.map(\.count) == [1, 32, 32, 32, 4])
         #expect(cache.appends.current.map(\.callerWaits) == [false, false, false, false, true])
@@ -168,38 +182,22 @@ struct CallerExecutorTests {
 
     /// A cache whose appends are counted when they arrive and end only once released, as a
     /// durable cache's append ends when its I/O thread has committed it.
-    final class HeldCommitCache: CallerExecutorAppending {
+    final class HeldCommitCache: CallerExecutorAppending, InMemoryBacked {
         let base = InMemoryEventCache()
         let arrived = Locked(0)
-        private let held = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        private let held = Latch()
 
         nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
             arrived.withLock { $0 += 1 }
-            await withCheckedContinuation { continuation in
-                let open = held.withLock { held -> Bool in
-                    if !held.open { held.waiters.append(continuation) }
-                    return held.open
-                }
-                if open { continuation.resume() }
-            }
+            await held.wait()
             try await base.append(events)
         }
 
         func release() {
-            let waiters = held.withLock { held in
-                held.open = true
-                defer { held.waiters = [] }
-                return held.waiters
-            }
-            for waiter in waiters { waiter.resume() }
+            held.open()
         }
 
         func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
-        func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
-        func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
-        func count() async -> Int { await base.count() }
-        func removeAll() async throws { try await base.removeAll() }
-        func evictedCount() async -> Int { await base.evictedCount() }
     }
 
     /// Notes, when an event named "Second" goes through the pipeline, how many appends its
@@ -332,4 +330,12 @@ struct CallerExecutorTests {
         #expect(known.callerExecutorCache as? WaitRecordingCache === recording)
         #expect(known.transformations.isEmpty)
     }
+}
+
+extension CallerExecutorTests.InMemoryBacked {
+    func peek(limit: Int) async throws -> [Event] { try await base.peek(limit: limit) }
+    func remove(ids: [UUID]) async throws { try await base.remove(ids: ids) }
+    func count() async -> Int { await base.count() }
+    func removeAll() async throws { try await base.removeAll() }
+    func evictedCount() async -> Int { await base.evictedCount() }
 }
