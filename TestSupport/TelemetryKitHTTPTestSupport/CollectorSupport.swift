@@ -6,6 +6,12 @@ public import TelemetryKitCollector
 public import TelemetryKitHTTP
 public import Testing
 
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 #if AsyncHTTPClient
 import TelemetryKitAsyncHTTPClient
 #endif
@@ -84,6 +90,59 @@ public func makeTransmitter(
 /// test running at the same time can start its own collector on it; a request meant to fail
 /// then reaches that collector, and both tests see what they did not expect.
 public let nothingListensBaseURL = "http://127.0.0.1:9"
+
+/// A loopback port held by a socket that is bound but does not listen: connections to it are
+/// refused, and no other socket (another test's collector) can take it until ``release()``.
+/// For a test whose endpoint is down first and up later at the same address: it releases
+/// the port just before starting its collector there.
+///
+/// Why not a collector started and shut down to find a free port: from its shutdown to the
+/// next start the port is free, and a test running meanwhile can start its collector on it.
+public final class ReservedPort: Sendable {
+    /// The reserved port.
+    public let port: Int
+    private let socket: Int32
+
+    /// Binds a TCP socket to a free port on 127.0.0.1, without listening.
+    public init() throws {
+        #if canImport(Glibc)
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw ReservedPortError("socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw ReservedPortError("bind() to 127.0.0.1 failed: errno \(errno)")
+        }
+        socket = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Frees the port (closes the socket), for a server to bind it next.
+    public func release() {
+        close(socket)
+    }
+}
+
+/// Why a ``ReservedPort`` could not be made.
+public struct ReservedPortError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
 
 /// A transmitter posting to `baseURL` with namespace `test-ns`.
 public func makeTransmitter(

@@ -107,11 +107,10 @@ import TelemetryKitTesting
     @Test func sendKeepsTheEventWhileTheEndpointIsDownAndFlushDeliversItLater() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        // Find a free port, then leave it closed: the endpoint is down.
-        let probe = try await Collector.start()
-        let port = probe.port
-        await probe.shutdown()
-        let endpoint = "http://127.0.0.1:\(port)"
+        // A port held without listening: the endpoint is down, and no other test's collector
+        // can take the port meanwhile.
+        let reserved = try ReservedPort()
+        let endpoint = reserved.baseURL
 
         let send = try await run([
             "send", "Checkout.completed", "--parameter", "items=3", "-p", "coupon=SPRING", "-p", "express=true",
@@ -128,7 +127,8 @@ import TelemetryKitTesting
         #expect(down.output.contains("Backoff:      10 s after 1 failed attempt(s)"))
         #expect(down.output.contains("Last error:   connection refused"))
 
-        let collector = try await Collector.start(Collector.Configuration(port: port))
+        reserved.release()
+        let collector = try await Collector.start(Collector.Configuration(port: reserved.port))
         let flush = try await run(["flush", "--directory", home.url.path])
         await collector.shutdown()
         #expect(flush.status == 0, "stderr: \(flush.errors)")
