@@ -258,7 +258,12 @@ let benchmarks: @Sendable () -> Void = {
     // few microseconds: its rows measure many sends per sample, as the in-memory rows do (a
     // sample of one send would also measure the benchmark's own hop onto the main actor and
     // back). One into the other caches waits for an fsync: one send per sample.
+    //
+    // The first rows are the reference: the same client and input into memory, in the same
+    // run. This VM's speed drifts from day to day by 2–3×, so what a durable cache adds to an
+    // event is read against it, not against a figure measured on another day.
     let durableCaches: [(String, Benchmark.Configuration, () throws -> any EventCaching)] = [
+        ("InMemoryEventCache (reference)", .perEvent, { InMemoryEventCache(cacheLimit: 1_000_000) }),
         ("SQLiteEventCache (default, synchronous .normal)", .perEvent, { try temporarySQLiteCache().cache }),
         (
             "SQLiteEventCache (synchronous .full)",
