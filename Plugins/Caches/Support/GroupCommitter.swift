@@ -91,7 +91,9 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
             defer { state.waiting = [] }
             return state.waiting
         }
-        let items = round.count == 1 ? round[0].items : round.flatMap(\.items)
+        // Closures, not key paths (`\.items`): in a generic type the runtime builds a key path
+        // object on every call (about 4 % of the cache's I/O thread in a profile).
+        let items = round.count == 1 ? round[0].items : round.flatMap { $0.items }
         // Never empty: a drain is scheduled only for a waiter, and only drains take them.
         let result = Result { try commit(items) }
         let more = state.withLock { state -> Bool in
@@ -102,7 +104,7 @@ public final class GroupCommitter<Item: Sendable>: Sendable {
         // this block holds the committer (and through `commit` the store) until it returns,
         // so a waiter that lets go of the store once resumed (closing a file that refuses a
         // second opener) must not run before it has.
-        let continuations = round.map(\.continuation)
+        let continuations = round.map { $0.continuation }
         queue.async {
             for continuation in continuations { continuation.resume(with: result) }
         }

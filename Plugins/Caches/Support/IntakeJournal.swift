@@ -198,7 +198,8 @@ package final class IntakeJournal<Record: Sendable>: Sendable {
     package func takePending() -> [Record] {
         state.withLock { state in
             state.commitScheduled = false
-            return state.pending.map(\.record)
+            // A closure: a key path (`\.record`) would be built on every call in this generic type.
+            return state.pending.map { $0.record }
         }
     }
 
