@@ -15,6 +15,9 @@ public struct ProcessorPipeline: Sendable {
     /// Where a processor's failure is reported (with the event's name) before it is rethrown.
     public let logger: any Logging
 
+    /// Each processor's synchronous path, opened once (see `immediatePath(of:)`).
+    private let immediatePaths: [ImmediatePath]
+
     public init(
         processors: [any EventProcessor],
         finalizer: EventFinalizer,
@@ -23,6 +26,20 @@ public struct ProcessorPipeline: Sendable {
         self.processors = processors
         self.finalizer = finalizer
         self.logger = logger
+        self.immediatePaths = processors.map { Self.immediatePath(of: $0) }
+    }
+
+    /// A processor's `processImmediately(_:context:)` as a closure that holds the processor.
+    private typealias ImmediatePath =
+        @Sendable (inout EventInput, inout EventContext) throws -> ImmediateProcessing
+
+    /// Why a closure per processor instead of a call on the array's element: a call on an
+    /// existential (`any EventProcessor`) stored in an array copies it first (a retain of each
+    /// reference the processor holds, and a release after), ten times per event with the
+    /// default processors, about 14 % of the pipeline's time in a profile. A closure holds its
+    /// processor where nothing can change it, so the call uses it in place.
+    private static func immediatePath<Processor: EventProcessor>(of processor: Processor) -> ImmediatePath {
+        { input, context in try processor.processImmediately(&input, context: &context) }
     }
 
     /// Runs `input` through every processor and the finalizer.
@@ -42,7 +59,7 @@ public struct ProcessorPipeline: Sendable {
             context.fragments.reserveCapacity(processors.count)
         }
         do {
-            return try await Self.run(processors, from: 0, input, context, finalizer)
+            return try await Self.run(processors, immediatePaths, from: 0, input, context, finalizer)
         } catch ProcessorError.eventFiltered {
             throw ProcessorError.eventFiltered
         } catch {
@@ -56,6 +73,7 @@ public struct ProcessorPipeline: Sendable {
     nonisolated(nonsending)
         private static func run(
             _ processors: [any EventProcessor],
+            _ immediatePaths: [ImmediatePath],
             from start: Int,
             _ input: EventInput,
             _ context: EventContext,
@@ -65,15 +83,14 @@ public struct ProcessorPipeline: Sendable {
         var input = input
         var context = context
         var index = start
-        // By index: the elements are used in place (iterating would copy each existential).
-        while index < processors.count {
-            switch try processors[index].processImmediately(&input, context: &context) {
+        while index < immediatePaths.count {
+            switch try immediatePaths[index](&input, &context) {
             case .continued:
                 index += 1
             case .needsAsync:
                 let following = index + 1
                 return try await processors[index].process(input, context: context) { input, context in
-                    try await run(processors, from: following, input, context, finalizer)
+                    try await run(processors, immediatePaths, from: following, input, context, finalizer)
                 }
             }
         }
