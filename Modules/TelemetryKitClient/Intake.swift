@@ -59,8 +59,21 @@ final class Intake: Sendable {
                 defer { pending = [] }
                 return pending
             }
-            defer { pending.removeFirst(takeLimit) }
-            return Array(pending.prefix(takeLimit))
+            // Moved, not copied: `Array(pending.prefix(takeLimit))` then `removeFirst` retained
+            // and released every reference of the items taken. The items after the take are
+            // popped into a reversed array and back, which moves them.
+            var reversedRest: [Item] = []
+            reversedRest.reserveCapacity(pending.count - takeLimit)
+            while pending.count > takeLimit, let item = pending.popLast() {
+                reversedRest.append(consume item)
+            }
+            let taken = pending
+            pending = []
+            pending.reserveCapacity(reversedRest.count)
+            while let item = reversedRest.popLast() {
+                pending.append(consume item)
+            }
+            return taken
         }
     }
 

@@ -483,7 +483,9 @@ public final class TelemetryClient: Sendable {
             swap(&take, &remaining)
             remaining.reserveCapacity(take.count)
             while let item = take.popLast() {
-                remaining.append(item)
+                // `consume`: without it the optimizer copied the item into the array and
+                // destroyed the popped one (a retain and a release of what it holds).
+                remaining.append(consume item)
             }
         }
         while let item = remaining.popLast() {
