@@ -86,38 +86,47 @@ final class Intake: Sendable {
         state = Locked(State(preStart: BoundedBuffer(capacity: preStartLimit), takeLimit: max(1, takeLimit)))
     }
 
+    /// What ``enqueue(_:logger:)`` does once it has let go of the lock.
+    private enum Enqueued {
+        case queued
+        case handedToConsumer(CheckedContinuation<[Item]?, Never>, [Item])
+        case dropped(Item, afterShutdown: Bool)
+    }
+
     func enqueue(_ item: consuming Item, logger: any Logging) {
-        var toResume: (CheckedContinuation<[Item]?, Never>, [Item])?
-        var dropped: Item?
-        var closed = false
         // Moved into the queue, not copied into it and released here: a copy of an item
         // retains every reference an event input holds.
         var item = Optional(item)
-        state.withLock { state in
-            guard let moved = item.take() else { return }
+        // Returned from the lock and switched on with `consume`, so that nothing of it is
+        // copied out and destroyed after (optionals kept beside the lock were, per event).
+        let enqueued = state.withLock { state -> Enqueued in
+            guard let moved = item.take() else { return .queued }
             if state.closed {
-                closed = true
                 state.droppedAfterClose += 1
-                dropped = moved
+                return .dropped(moved, afterShutdown: true)
             } else if !state.started {
-                dropped = state.preStart.append(moved)
+                guard let dropped = state.preStart.append(moved) else { return .queued }
+                return .dropped(dropped, afterShutdown: false)
             } else if !state.busy, let waiter = state.waiter {
                 state.waiter = nil
                 state.owner = .consumer
                 state.pending.append(consume moved)
-                toResume = (waiter, state.take())
+                return .handedToConsumer(waiter, state.take())
             } else {
                 state.pending.append(consume moved)
+                return .queued
             }
         }
-        if let (waiter, items) = toResume {
+        switch consume enqueued {
+        case .queued:
+            return
+        case .handedToConsumer(let waiter, let items):
             waiter.resume(returning: items)
-        }
-        if let dropped {
-            if closed {
+        case .dropped(let dropped, let afterShutdown):
+            if afterShutdown {
                 logger.log(.warning, "an event was sent after shutdown and was dropped")
             }
-            Intake.resumeAll([dropped], with: closed ? .droppedAfterShutdown : .droppedBeforeStart)
+            Intake.resumeAll([dropped], with: afterShutdown ? .droppedAfterShutdown : .droppedBeforeStart)
         }
     }
 

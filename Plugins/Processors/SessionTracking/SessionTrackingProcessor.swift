@@ -436,11 +436,20 @@ extension SessionTrackingProcessor {
     }
 
     /// What the processor got in `start`.
-    private struct Environment {
+    /// A class, not a struct: every event reads the clock from it under the lock, and a copy
+    /// of a struct of four existentials retained and released each of them.
+    private final class Environment: Sendable {
         let storage: any ProcessorStorage
         let logger: any Logging
         let emitter: any EventSending
         let clock: any TelemetryClock
+
+        init(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending, clock: any TelemetryClock) {
+            self.storage = storage
+            self.logger = logger
+            self.emitter = emitter
+            self.clock = clock
+        }
     }
 
     /// The mutable state, always accessed under the lock.
