@@ -61,18 +61,12 @@ final class Intake: Sendable {
             }
             // Moved, not copied: `Array(pending.prefix(takeLimit))` then `removeFirst` retained
             // and released every reference of the items taken. The items after the take are
-            // popped into a reversed array and back, which moves them.
+            // popped into a reversed array and back.
             var reversedRest: [Item] = []
-            reversedRest.reserveCapacity(pending.count - takeLimit)
-            while pending.count > takeLimit, let item = pending.popLast() {
-                reversedRest.append(consume item)
-            }
+            pending.popReversed(into: &reversedRest, keeping: takeLimit)
             let taken = pending
             pending = []
-            pending.reserveCapacity(reversedRest.count)
-            while let item = reversedRest.popLast() {
-                pending.append(consume item)
-            }
+            reversedRest.popReversed(into: &pending)
             return taken
         }
     }
@@ -281,4 +275,19 @@ final class ContextSeed: Sendable {
     }
 
     static let empty = ContextSeed(userIdentifier: nil, defaultParameters: [:])
+}
+
+extension Array {
+    /// Pops elements off this array's end and appends them to `destination` until `keeping`
+    /// are left: they arrive in reverse order, each moved. A copy (`reverse()`, which swaps by
+    /// copying, or `Array(prefix(_:))`) retains every reference an element holds and the
+    /// original's release follows; the intake's items hold an event input each.
+    mutating func popReversed(into destination: inout [Element], keeping: Int = 0) {
+        destination.reserveCapacity(destination.count + Swift.max(0, count - keeping))
+        while count > keeping, let element = popLast() {
+            // `consume`: without it the optimizer copied the element into the array and
+            // destroyed the popped one.
+            destination.append(consume element)
+        }
+    }
 }

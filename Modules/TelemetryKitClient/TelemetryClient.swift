@@ -481,12 +481,7 @@ public final class TelemetryClient: Sendable {
         if remaining.count > 1 {
             var take: [Intake.Item] = []
             swap(&take, &remaining)
-            remaining.reserveCapacity(take.count)
-            while let item = take.popLast() {
-                // `consume`: without it the optimizer copied the item into the array and
-                // destroyed the popped one (a retain and a release of what it holds).
-                remaining.append(consume item)
-            }
+            take.popReversed(into: &remaining)
         }
         while let item = remaining.popLast() {
             switch consume item {
