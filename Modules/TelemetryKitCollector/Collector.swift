@@ -111,26 +111,39 @@ public final class Collector: Sendable {
             throw CollectorError("The collector's socket has no port.")
         }
         let collector = Collector(configuration: configuration, port: port, serverChannel: server.channel)
-        let task = Task {
-            await withDiscardingTaskGroup { group in
-                do {
-                    try await server.executeThenClose { connections in
-                        for try await connection in connections {
-                            let number = collector.state.withLock { state in
-                                defer { state.connections += 1 }
-                                return state.connections
-                            }
-                            group.addTask { await collector.serve(connection, number: number) }
-                        }
-                    }
-                } catch {
-                    // The server channel closed (shutdown); connections end with the group.
-                }
-                group.cancelAll()
-            }
+        let task: Task<Void, Never>
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            // The connections (child tasks) inherit the preference; see ServingExecutor.
+            let executor = ServingExecutor(label: "TelemetryKitCollector.port\(port)")
+            task = Task(executorPreference: executor) { await accept(server, into: collector) }
+        } else {
+            task = Task { await accept(server, into: collector) }
         }
         collector.acceptTask.set(task)
         return collector
+    }
+
+    /// Accepts connections until the server channel closes, serving each in a child task.
+    private static func accept(
+        _ server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+        into collector: Collector
+    ) async {
+        await withDiscardingTaskGroup { group in
+            do {
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        let number = collector.state.withLock { state in
+                            defer { state.connections += 1 }
+                            return state.connections
+                        }
+                        group.addTask { await collector.serve(connection, number: number) }
+                    }
+                }
+            } catch {
+                // The server channel closed (shutdown); connections end with the group.
+            }
+            group.cancelAll()
+        }
     }
 
     private init(configuration: Configuration, port: Int, serverChannel: any Channel) {

@@ -12,8 +12,9 @@ import Darwin
 /// does with a connection between requests (the URLSession connection on Linux closes after
 /// every request).
 ///
-/// Its socket calls block, so each runs on a thread of its own: blocking the concurrency
-/// pool would starve the collector, which serves connections on that pool.
+/// Its socket calls block, so the async ones run on a thread of their own: blocking a thread of
+/// Swift's cooperative pool would hold up the tests that run in parallel on it. The blocking
+/// ones are for a test that holds the pool's threads on purpose.
 final class RawHTTPConnection: Sendable {
     private let descriptor: Int32
 
@@ -52,7 +53,7 @@ final class RawHTTPConnection: Sendable {
 
     /// Sends a POST of `body` as JSON to `path`, without `Connection: close`.
     func post(_ body: [UInt8], path: String = "/v2/namespace/ns/") async throws {
-        try await onThreadOfItsOwn { try self.blockingPost(body, path: path) }
+        try await onThreadOfItsOwn { try self.blockingSend("POST", body, path: path) }
     }
 
     /// The status of the next response (its body read and dropped), or nil when the server
@@ -61,9 +62,10 @@ final class RawHTTPConnection: Sendable {
         try await onThreadOfItsOwn { try self.blockingReadStatus() }
     }
 
-    private func blockingPost(_ body: [UInt8], path: String) throws {
+    /// Sends a `method` request with `body` as JSON to `path`, on the calling thread.
+    func blockingSend(_ method: String, _ body: [UInt8], path: String) throws {
         let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         let bytes = Array(head.utf8) + body
         var sent = 0
@@ -74,7 +76,8 @@ final class RawHTTPConnection: Sendable {
         }
     }
 
-    private func blockingReadStatus() throws -> Int? {
+    /// What ``readStatus()`` returns, read on the calling thread.
+    func blockingReadStatus() throws -> Int? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let separator = Array("\r\n\r\n".utf8)
