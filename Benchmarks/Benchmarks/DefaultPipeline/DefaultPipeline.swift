@@ -25,18 +25,8 @@ let benchmarks: @Sendable () -> Void = {
         SteadyClient(processors: Telemetry.defaultProcessors(for: config)),
         input: input
     )
-    // The same into the default durable cache, SQLite: an awaited send lasts until its
-    // commit's fsync (the main actor's share is the in-memory part above); fire-and-forget
-    // events share one commit per intake batch.
-    if let sqlite = try? temporarySQLiteCache() {
-        registerClientBenchmarks(
-            "Default pipeline, SQLite cache",
-            SteadyClient(processors: Telemetry.defaultProcessors(for: config), cache: sqlite.cache),
-            // A new input per event, as an app's call makes it (see `SteadyClient.measurePipelined`).
-            input: EventInput("Screen.shown", parameters: ["screen": "home", "count": 3]),
-            awaitedConfiguration: .perDurableAppend
-        )
-    }
+    // The same into the durable caches, beside an in-memory reference in the same run: the
+    // DurableQueue suite.
 
     // What a queue of real events costs in memory: events from the 13 default processors
     // (about 50 payload entries each), held by an InMemoryEventCache (target ≤ 1 KB per
