@@ -101,9 +101,7 @@ public final class Collector: Sendable {
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel
-                    )
+                    return try Connection(wrappingChannelSynchronously: channel)
                 }
             }
         guard let port = server.channel.localAddress?.port else {
@@ -124,10 +122,7 @@ public final class Collector: Sendable {
     }
 
     /// Accepts connections until the server channel closes, serving each in a child task.
-    private static func accept(
-        _ server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-        into collector: Collector
-    ) async {
+    private static func accept(_ server: NIOAsyncChannel<Connection, Never>, into collector: Collector) async {
         await withDiscardingTaskGroup { group in
             do {
                 try await server.executeThenClose { connections in
