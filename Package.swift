@@ -71,6 +71,17 @@ let dependencies: [Package.Dependency] =
 
 // MARK: - The table
 
+/// Apple's privacy manifest of a target that calls a required-reason API (file timestamps,
+/// `UserDefaults`…; TelemetryKitPrivacyManifestTests finds the calls): a resource where apps are
+/// built, excluded elsewhere. On Linux a resource makes SwiftPM generate a bundle accessor that
+/// imports Foundation, linking all of Foundation and ICU into modules that import only
+/// FoundationEssentials; excluded, no later SwiftPM turns it into a resource on its own.
+#if canImport(Darwin)
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([.copy("PrivacyInfo.xcprivacy")], [])
+#else
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([], ["PrivacyInfo.xcprivacy"])
+#endif
+
 /// One library target `TelemetryKit<name>` in `path` and, unless `tests` is nil, its test
 /// target in Tests/TelemetryKit<name>Tests (on the library, the testing kit and `tests`).
 struct Library {
@@ -80,6 +91,8 @@ struct Library {
     var tests: [Target.Dependency]? = []
     var isProduct = true
     var linkerSettings: [LinkerSetting] = []
+    var resources: [Resource] = []
+    var exclude: [String] = []
 
     init(_ name: String, _ path: String, _ dependencies: [Target.Dependency] = [], tests: [Target.Dependency]? = []) {
         (self.name, self.path, self.dependencies, self.tests) = ("TelemetryKit\(name)", path, dependencies, tests)
@@ -87,6 +100,8 @@ struct Library {
 
     /// Not a product: reached through the products that use it.
     var support: Library { with { $0.isProduct = false } }
+    /// Calls a required-reason API, declared in PrivacyInfo.xcprivacy in its folder.
+    var withPrivacyManifest: Library { with { ($0.resources, $0.exclude) = privacyManifest } }
     func with(_ change: (inout Library) -> Void) -> Library {
         var library = self
         change(&library)
@@ -121,7 +136,8 @@ let modules: [Library] = [
         .support,
     Library("Client", "Modules/TelemetryKitClient", [support, typedEvents], tests: nil),
     Library("Conventions", "Modules/TelemetryKitConventions", tests: nil),
-    Library("Testing", "Modules/TelemetryKitTesting", [client, support, "TelemetryKitInMemoryStorage"], tests: nil),
+    Library("Testing", "Modules/TelemetryKitTesting", [client, support, "TelemetryKitInMemoryStorage"], tests: nil)
+        .withPrivacyManifest,
 ]
 
 /// Beyond the core, the conventions and Support (tests: DefaultPrefix's prefix, plists shared by two processes).
@@ -143,12 +159,12 @@ let processors: [Library] = [
 /// transmitters (AsyncHTTPClient and OpenTelemetry extend HTTP, each empty without its trait).
 let storagesCachesAndTransmitters: [Library] = [
     Library("InMemoryStorage", "Plugins/Storage/InMemory", [support]),
-    Library("FileStorageSupport", "Plugins/Storage/FileSupport", [support]).support,
+    Library("FileStorageSupport", "Plugins/Storage/FileSupport", [support]).support.withPrivacyManifest,
     Library("PlistStorage", "Plugins/Storage/Plist", ["TelemetryKitFileStorageSupport"], tests: nil),
     Library("JSONFileStorage", "Plugins/Storage/JSONFile", ["TelemetryKitFileStorageSupport"], tests: nil),
-    Library("CacheSupport", "Plugins/Caches/Support", [support]).support,
+    Library("CacheSupport", "Plugins/Caches/Support", [support]).support.withPrivacyManifest,
     Library("SQLiteCache", "Plugins/Caches/SQLite", cacheSupport + [sqlite], tests: [sqlite, client]),
-    Library("JSONLinesCache", "Plugins/Caches/JSONLines", cacheSupport),
+    Library("JSONLinesCache", "Plugins/Caches/JSONLines", cacheSupport).withPrivacyManifest,
     Library("HTTP", "Plugins/Transmitters/HTTP", [support, "CZlib"], tests: [client, support, collector])
         .with { $0.tests! += [transformations, target("TelemetryKitHTTPTestSupport", whenTools)] },
     Library("Console", "Plugins/Transmitters/Console", [support]),
@@ -200,7 +216,7 @@ let composition: [Library] = [
         "Modules/TelemetryKitDefaults",
         [client, support, typedEvents] + defaultPlugins.map { .target(name: "TelemetryKit\($0)") }
     )
-    .with { $0.tests = ["TopLevelAwaitCheck", collector] },
+    .with { $0.tests = ["TopLevelAwaitCheck", collector] }.withPrivacyManifest,
     Library("Collector", "Modules/TelemetryKitCollector", [support, "CZlib", "TelemetryKitTrackingPlan"] + nioServer)
         .with { $0.tests = [http, support] },
 ]
@@ -213,13 +229,21 @@ let settings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// TelemetryDeck v3's own settings, which Xcode's "Approachable Concurrency" also turns on: the
+/// facade's tests are written as a migrating app writes its code (a v3 processor's plain
+/// `@Sendable` `next` means `nonisolated(nonsending)` here).
+let appSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("InferIsolatedConformances"),
+]
+let testsBuiltAsAnApp: Set = ["TelemetryKitDefaultsTests"]
+
 func testTarget(_ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> Target {
     .testTarget(
         name: name,
         dependencies: dependencies,
         path: "Tests/\(name)",
         resources: resources,
-        swiftSettings: settings
+        swiftSettings: settings + (testsBuiltAsAnApp.contains(name) ? appSettings : [])
     )
 }
 
@@ -231,8 +255,23 @@ func executable(_ name: String, _ dependencies: [Target.Dependency], path: Strin
     .executableTarget(name: name, dependencies: dependencies, path: path, swiftSettings: settings)
 }
 
-func helper(_ name: String, _ dependencies: [Target.Dependency], path: String, linker: [LinkerSetting] = []) -> Target {
-    .target(name: name, dependencies: dependencies, path: path, swiftSettings: settings, linkerSettings: linker)
+func helper(
+    _ name: String,
+    _ dependencies: [Target.Dependency],
+    path: String,
+    linker: [LinkerSetting] = [],
+    resources: [Resource] = [],
+    exclude: [String] = []
+) -> Target {
+    .target(
+        name: name,
+        dependencies: dependencies,
+        path: path,
+        exclude: exclude,
+        resources: resources,
+        swiftSettings: settings,
+        linkerSettings: linker
+    )
 }
 
 let fuzzedReaders = ["EventJSON", "TransformationSettings", "JSONLinesJournal", "IngestRequest"]
@@ -270,6 +309,8 @@ let otherTargets: [Target] =
         // End to end: the default pipeline, a durable cache, HTTP and the loopback collector.
         testTarget("IntegrationTests", ["TelemetryKitDefaults", testKit, support, httpTestSupport, collector]),
         testTarget("TelemetryKitFuzzCorpusTests", ["TelemetryKitFuzzChecks"]),
+        // Reads the sources and the privacy manifests, as files: it links no module of ours.
+        testTarget("TelemetryKitPrivacyManifestTests", []),
         .macro(
             name: "TelemetryKitTypedEventsMacros",
             dependencies: syntaxProducts(["SwiftSyntaxBuilder", "SwiftParser", "SwiftCompilerPlugin"]),
@@ -314,7 +355,14 @@ let otherTargets: [Target] =
 
 let libraryTargets: [Target] = libraries.flatMap { library -> [Target] in
     let dependencies = library.name == "TelemetryKit" ? [] : ["TelemetryKit"] + library.dependencies
-    let libraryTarget = helper(library.name, dependencies, path: library.path, linker: library.linkerSettings)
+    let libraryTarget = helper(
+        library.name,
+        dependencies,
+        path: library.path,
+        linker: library.linkerSettings,
+        resources: library.resources,
+        exclude: library.exclude
+    )
     guard let tests = library.tests else { return [libraryTarget] }
     return [libraryTarget, testTarget("\(library.name)Tests", [.target(name: library.name), testKit] + tests)]
 }

@@ -10,7 +10,7 @@
 ///     func process(
 ///         _ input: EventInput,
 ///         context: EventContext,
-///         next: @Sendable (EventInput, EventContext) async throws -> Event
+///         next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
 ///     ) async throws -> Event {
 ///         var ctx = context
 ///         ctx.addParameter("ABTest.variant", value: variant)
@@ -34,10 +34,20 @@
 /// - `stop` runs once at shutdown; persist what must survive there.
 public protocol EventProcessor: Sendable {
     /// Processes one event and calls `next` to continue the pipeline.
+    ///
+    /// `next` is `nonisolated(nonsending)`: it runs on the executor of whoever calls it, as
+    /// TelemetryDeck v3's `next` does. A processor written for v3 compiles unchanged in a
+    /// module built with `NonisolatedNonsendingByDefault` (Xcode's "Approachable
+    /// Concurrency", and v3's own settings), where the plain `@Sendable (…) async throws`
+    /// spelling means exactly this. A module without that feature spells it out:
+    ///
+    /// ```swift
+    /// next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
+    /// ```
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event
 
     /// An optional synchronous fast path, tried before
@@ -144,7 +154,7 @@ extension SynchronousEventProcessor {
     public func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         var input = input
         var context = context

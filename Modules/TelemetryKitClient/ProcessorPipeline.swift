@@ -8,7 +8,7 @@
 /// let event = try await pipeline.process(EventInput("Screen.shown"))
 /// ```
 public struct ProcessorPipeline: Sendable {
-    public typealias Next = @Sendable (EventInput, EventContext) async throws -> Event
+    public typealias Next = nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
 
     public let processors: [any EventProcessor]
     public let finalizer: EventFinalizer

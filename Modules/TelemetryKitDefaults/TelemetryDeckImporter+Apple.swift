@@ -17,7 +17,7 @@ extension TelemetryDeckImporter {
     static func appleSuiteStorage(suiteName: String) async -> (any ProcessorStorage)? {
         guard let defaults = UserDefaults(suiteName: suiteName) else { return nil }
         var values: [(String, SuiteValue)] = []
-        for key in TelemetryDeckStoredState.Keys.all {
+        for key in TelemetryDeckStoredState.allKeys {
             switch defaults.object(forKey: key) {
             case let data as Data: values.append((key, .data(data)))
             case let string as String: values.append((key, .string(string)))

@@ -19,7 +19,7 @@ public struct FilteringProcessor: EventProcessor {
     public func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         if names.contains(input.name) { throw ProcessorError.eventFiltered }
         return try await next(input, context)

@@ -30,7 +30,7 @@ public struct OrderRecordingProcessor: EventProcessor {
     public func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         log.append("process:\(name)")
         return try await next(input, context)

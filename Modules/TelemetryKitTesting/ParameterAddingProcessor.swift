@@ -29,7 +29,7 @@ public struct ParameterAddingProcessor: EventProcessor {
     public func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         var context = context
         context.addParameter(key, value: value)

@@ -16,7 +16,7 @@ struct CalendarClientTests {
         let events = harness.spy.deliveredEvents
         #expect(events.map(\.type) == ["sat", "mon"])
         #expect(events.map { $0.payload[CalendarProcessor.Keys.dayOfWeek] } == [.int(6), .int(1)])
-        #expect(events.map { $0.payload[CalendarProcessor.Keys.hourOfDay] } == [.int(14), .int(9)])
+        #expect(events.map { $0.payload[CalendarProcessor.Keys.hourOfDay] } == [.int(15), .int(10)])
         #expect(events.map { $0.payload[CalendarProcessor.Keys.isWeekend] } == [.bool(true), .bool(false)])
         await harness.client.shutdown()
     }

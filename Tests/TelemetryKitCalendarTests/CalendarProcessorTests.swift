@@ -48,7 +48,7 @@ private let cases: [CalendarCase] = [
         isWeekend: true,
         monthOfYear: 6,
         quarterOfYear: 2,
-        hourOfDay: 14
+        hourOfDay: 15
     ),
     // 2024-06-17T09:30Z, a Monday.
     CalendarCase(
@@ -62,9 +62,9 @@ private let cases: [CalendarCase] = [
         isWeekend: false,
         monthOfYear: 6,
         quarterOfYear: 2,
-        hourOfDay: 9
+        hourOfDay: 10
     ),
-    // 2024-06-16T23:59:59Z, a Sunday, still ISO week 24.
+    // 2024-06-16T23:59:59Z, a Sunday: the first day of week 25 (weeks start on Sunday); hour 24.
     CalendarCase(
         label: "Sunday 2024-06-16 23:59:59 UTC",
         timeZone: "UTC",
@@ -72,13 +72,13 @@ private let cases: [CalendarCase] = [
         dayOfMonth: 16,
         dayOfWeek: 7,
         dayOfYear: 168,
-        weekOfYear: 24,
+        weekOfYear: 25,
         isWeekend: true,
         monthOfYear: 6,
         quarterOfYear: 2,
-        hourOfDay: 23
+        hourOfDay: 24
     ),
-    // 2024-12-31T23:00Z, a Tuesday: day 366 of a leap year, but ISO week 1 of 2025.
+    // 2024-12-31T23:00Z, a Tuesday: day 366 of a leap year, in week 1 (the week of 2025-01-01).
     CalendarCase(
         label: "Tuesday 2024-12-31 23:00 UTC",
         timeZone: "UTC",
@@ -90,9 +90,9 @@ private let cases: [CalendarCase] = [
         isWeekend: false,
         monthOfYear: 12,
         quarterOfYear: 4,
-        hourOfDay: 23
+        hourOfDay: 24
     ),
-    // 2021-01-01T00:00Z, a Friday: ISO week 53 of 2020.
+    // 2021-01-01T00:00Z, a Friday: week 1 (it holds January 1); the hour from midnight is 1.
     CalendarCase(
         label: "Friday 2021-01-01 00:00 UTC",
         timeZone: "UTC",
@@ -100,13 +100,13 @@ private let cases: [CalendarCase] = [
         dayOfMonth: 1,
         dayOfWeek: 5,
         dayOfYear: 1,
-        weekOfYear: 53,
+        weekOfYear: 1,
         isWeekend: false,
         monthOfYear: 1,
         quarterOfYear: 1,
-        hourOfDay: 0
+        hourOfDay: 1
     ),
-    // 2024-01-01T00:00Z, a Monday: ISO week 1.
+    // 2024-01-01T00:00Z, a Monday: week 1.
     CalendarCase(
         label: "Monday 2024-01-01 00:00 UTC",
         timeZone: "UTC",
@@ -118,9 +118,9 @@ private let cases: [CalendarCase] = [
         isWeekend: false,
         monthOfYear: 1,
         quarterOfYear: 1,
-        hourOfDay: 0
+        hourOfDay: 1
     ),
-    // 2023-01-01T12:00Z, a Sunday: ISO week 52 of 2022.
+    // 2023-01-01T12:00Z, a Sunday: week 1, the hour from noon is 13.
     CalendarCase(
         label: "Sunday 2023-01-01 12:00 UTC",
         timeZone: "UTC",
@@ -128,11 +128,11 @@ private let cases: [CalendarCase] = [
         dayOfMonth: 1,
         dayOfWeek: 7,
         dayOfYear: 1,
-        weekOfYear: 52,
+        weekOfYear: 1,
         isWeekend: true,
         monthOfYear: 1,
         quarterOfYear: 1,
-        hourOfDay: 12
+        hourOfDay: 13
     ),
     // 2024-06-15T23:30Z is already Sunday 05:00 in Kolkata (UTC+5:30).
     CalendarCase(
@@ -142,11 +142,11 @@ private let cases: [CalendarCase] = [
         dayOfMonth: 16,
         dayOfWeek: 7,
         dayOfYear: 168,
-        weekOfYear: 24,
+        weekOfYear: 25,
         isWeekend: true,
         monthOfYear: 6,
         quarterOfYear: 2,
-        hourOfDay: 5
+        hourOfDay: 6
     ),
     // 2024-10-01T03:00Z is Monday 2024-09-30 23:00 in New York (UTC-4): end of Q3.
     CalendarCase(
@@ -160,7 +160,7 @@ private let cases: [CalendarCase] = [
         isWeekend: false,
         monthOfYear: 9,
         quarterOfYear: 3,
-        hourOfDay: 23
+        hourOfDay: 24
     ),
 ]
 
@@ -208,41 +208,50 @@ struct CalendarProcessorTests {
     }
 
     @Test func hourBoundariesFollowTheLocalHour() throws {
-        // Kolkata's hours start at :30 UTC: 08:29:59Z is 13:59:59 local, 08:30:00Z is 14:00.
+        // Kolkata's hours start at :30 UTC: 08:29:59Z is 13:59:59 local (hour 14), 08:30:00Z is
+        // 14:00 (hour 15).
         let processor = CalendarProcessor(timeZone: try zone("Asia/Kolkata"))
         let start = Date(timeIntervalSince1970: 1_718_440_200)  // 2024-06-15T08:30:00Z
         let hour = CalendarProcessor.Keys.hourOfDay
-        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(13))
-        #expect(processor.parameters(at: start)[hour] == .int(14))
-        #expect(processor.parameters(at: start.addingTimeInterval(3_599))[hour] == .int(14))
-        #expect(processor.parameters(at: start.addingTimeInterval(3_600))[hour] == .int(15))
-        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(13))
+        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(14))
+        #expect(processor.parameters(at: start)[hour] == .int(15))
+        #expect(processor.parameters(at: start.addingTimeInterval(3_599))[hour] == .int(15))
+        #expect(processor.parameters(at: start.addingTimeInterval(3_600))[hour] == .int(16))
+        #expect(processor.parameters(at: start.addingTimeInterval(-1))[hour] == .int(14))
     }
 
     @Test func midnightChangesDayAndWeekday() throws {
         let processor = CalendarProcessor(timeZone: try zone("UTC"))
-        // 2024-06-16T23:59:59Z (Sunday) and one second later (Monday, week 25).
+        // 2024-06-15T23:59:59Z (Saturday, week 24) and one second later (Sunday, week 25).
+        let saturday = processor.parameters(at: Date(timeIntervalSince1970: 1_718_495_999))
+        let firstOfWeek = processor.parameters(at: Date(timeIntervalSince1970: 1_718_496_000))
+        #expect(saturday[CalendarProcessor.Keys.weekOfYear] == .int(24))
+        #expect(firstOfWeek[CalendarProcessor.Keys.weekOfYear] == .int(25))
+        #expect(firstOfWeek[CalendarProcessor.Keys.hourOfDay] == .int(1))
+        // 2024-06-16T23:59:59Z (Sunday) and one second later (Monday, the same week).
         let sunday = processor.parameters(at: Date(timeIntervalSince1970: 1_718_582_399))
         let monday = processor.parameters(at: Date(timeIntervalSince1970: 1_718_582_400))
         #expect(sunday[CalendarProcessor.Keys.dayOfWeek] == .int(7))
         #expect(sunday[CalendarProcessor.Keys.isWeekend] == .bool(true))
-        #expect(sunday[CalendarProcessor.Keys.weekOfYear] == .int(24))
+        #expect(sunday[CalendarProcessor.Keys.weekOfYear] == .int(25))
+        #expect(sunday[CalendarProcessor.Keys.hourOfDay] == .int(24))
         #expect(monday[CalendarProcessor.Keys.dayOfWeek] == .int(1))
         #expect(monday[CalendarProcessor.Keys.isWeekend] == .bool(false))
         #expect(monday[CalendarProcessor.Keys.weekOfYear] == .int(25))
-        #expect(monday[CalendarProcessor.Keys.hourOfDay] == .int(0))
+        #expect(monday[CalendarProcessor.Keys.hourOfDay] == .int(1))
     }
 
     @Test func daylightSavingHoursAreLocal() throws {
-        // Berlin, 2024-03-31: 00:30Z is 01:30 CET, 01:30Z is 03:30 CEST (02:xx does not exist).
+        // Berlin, 2024-03-31: 00:30Z is 01:30 CET (hour 2), 01:30Z is 03:30 CEST (hour 4; 02:xx
+        // does not exist).
         let processor = CalendarProcessor(timeZone: try zone("Europe/Berlin"))
         let hour = CalendarProcessor.Keys.hourOfDay
-        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_845_000))[hour] == .int(1))
-        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_848_600))[hour] == .int(3))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_845_000))[hour] == .int(2))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_711_848_600))[hour] == .int(4))
         // 2024-10-27: 00:30Z and 01:30Z are both 02:30 local (CEST, then CET); 02:30Z is 03:30.
-        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_989_000))[hour] == .int(2))
-        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_992_600))[hour] == .int(2))
-        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_996_200))[hour] == .int(3))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_989_000))[hour] == .int(3))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_992_600))[hour] == .int(3))
+        #expect(processor.parameters(at: Date(timeIntervalSince1970: 1_729_996_200))[hour] == .int(4))
     }
 
     @Test func everyQuarterFromItsMonths() throws {
@@ -273,9 +282,13 @@ struct CalendarProcessorTests {
         #expect(result.payload[CalendarProcessor.Keys.dayOfMonth] == .int(1))
     }
 
-    /// The values agree with Foundation's Gregorian calendar under ISO 8601 week rules for
-    /// dates spread over four centuries, year ends and both sides of daylight-saving changes,
-    /// in zones with whole, half and quarter hour offsets (Lord Howe shifts by half an hour).
+    /// The values are TelemetryDeck v3's, which reads Foundation's Gregorian calendar with its
+    /// defaults (Sunday-first weeks, one day enough for week 1) and sends the hour plus one:
+    /// checked against that calendar for dates spread over four centuries, every fifth hour of
+    /// 2024 through 2026, year ends and both sides of daylight-saving changes, in zones with
+    /// whole, half and quarter hour offsets (Lord Howe shifts by half an hour). The quarter is
+    /// the month's (v3 on Linux inherits a Foundation error there on 31 March; on Apple
+    /// platforms it agrees).
     @Test(arguments: [
         "UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe",
         "Pacific/Chatham", "America/St_Johns",
@@ -284,8 +297,8 @@ struct CalendarProcessorTests {
         let timeZone = try zone(identifier)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        calendar.firstWeekday = 2
-        calendar.minimumDaysInFirstWeek = 4
+        #expect(calendar.firstWeekday == 1)
+        #expect(calendar.minimumDaysInFirstWeek == 1)
         let processor = CalendarProcessor(timeZone: timeZone)
         var state: UInt64 = 27
         var instants: [TimeInterval] = []
@@ -294,6 +307,9 @@ struct CalendarProcessorTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             instants.append(-2_208_988_800 + Double((state >> 11) % 12_622_780_800))
         }
+        // 2024-01-01T00:00Z through 2026-12-31, every fifth hour (5 and 24 share no factor, so
+        // every hour of the day is met on every day of the week).
+        instants += stride(from: 1_704_067_200.0, to: 1_798_761_600.0, by: 5 * 3_600)
         for year in 2020...2031 {
             // Around each year's end and its daylight-saving changes, every 17 minutes.
             let newYear = try #require(calendar.date(from: DateComponents(year: year, month: 1, day: 1)))
@@ -320,7 +336,7 @@ struct CalendarProcessorTests {
                 CalendarProcessor.Keys.weekOfYear: .int(Int64(try #require(components.weekOfYear))),
                 CalendarProcessor.Keys.monthOfYear: .int(Int64(try #require(components.month))),
                 CalendarProcessor.Keys.quarterOfYear: .int(Int64((try #require(components.month) - 1) / 3 + 1)),
-                CalendarProcessor.Keys.hourOfDay: .int(Int64(try #require(components.hour))),
+                CalendarProcessor.Keys.hourOfDay: .int(Int64(try #require(components.hour)) + 1),
             ]
             #expect(parameters == expected, "\(identifier) at \(instant)")
         }

@@ -113,7 +113,7 @@ struct CallerExecutorTests {
         func process(
             _ input: EventInput,
             context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
+            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             guard input.name == "Gate" else { return try await next(input, context) }
             await latch.wait()

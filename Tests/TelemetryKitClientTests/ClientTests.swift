@@ -174,7 +174,7 @@ struct ClientOrderingTests {
             nonisolated func process(
                 _ input: EventInput,
                 context: EventContext,
-                next: @Sendable (EventInput, EventContext) async throws -> Event
+                next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
             ) async throws -> Event {
                 var context = context
                 context.addParameter("seenBy", value: "emitting")
@@ -245,7 +245,7 @@ private struct EchoOnceProcessor: EventProcessor {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         if !input.name.hasPrefix("Echo."), let emitter = box.emitter.current {
             await emitter.send(EventInput("Echo." + input.name))

@@ -33,7 +33,7 @@ struct PipelineTests {
             func process(
                 _ input: EventInput,
                 context: EventContext,
-                next: @Sendable (EventInput, EventContext) async throws -> Event
+                next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
             ) async throws -> Event {
                 var context = context
                 context.removeParameter("k")
@@ -70,7 +70,7 @@ struct FinalizerTests {
         func process(
             _ input: EventInput,
             context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
+            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             var context = context
             context.addParameters(facts.current)

@@ -11,7 +11,7 @@ struct FailingProcessor: EventProcessor {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         if input.name == failingName { throw Failure() }
         return try await next(input, context)

@@ -26,7 +26,7 @@ struct SynchronousProcessorTests {
         func process(
             _ input: EventInput,
             context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
+            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             log.append(name)
             var input = input
@@ -50,7 +50,7 @@ struct SynchronousProcessorTests {
         func process(
             _ input: EventInput,
             context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
+            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             var context = context
             context.addParameter("path", value: "async")

@@ -20,7 +20,7 @@ final class GateProcessor: EventProcessor {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         if input.name == "Gate" {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -342,7 +342,7 @@ struct ConsentProcessorTests {
         func process(
             _ input: EventInput,
             context: EventContext,
-            next: @Sendable (EventInput, EventContext) async throws -> Event
+            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
         ) async throws -> Event {
             var input = input
             var prefixed = EventParameters()

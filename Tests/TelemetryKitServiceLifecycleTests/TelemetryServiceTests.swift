@@ -20,7 +20,7 @@ final class LifecycleProbe: EventProcessor {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         try await next(input, context)
     }

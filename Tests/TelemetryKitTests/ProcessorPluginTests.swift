@@ -29,7 +29,7 @@ private actor RenamingProcessor: EventProcessor {
     nonisolated func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         var input = input
         input.name = await prefix + input.name
@@ -82,7 +82,7 @@ private final class BackgroundCounter: EventProcessor, @unchecked Sendable {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         try await next(input, context)
     }
@@ -138,7 +138,7 @@ struct ProcessorPluginTests {
         let event = try await tagger.process(
             EventInput("Screen.shown"),
             context: EventContext(userIdentifier: "user-2"),
-            next: Self.finalize
+            next: { Self.finalize($0, $1) }
         )
         #expect(event.type == "Screen.shown")
         #expect(event.clientUser == "user-2")
@@ -149,7 +149,11 @@ struct ProcessorPluginTests {
     @Test func aSynchronousProcessorFiltersByThrowing() async {
         let tagger = PlanTagger(plan: "pro", blockedNames: ["Debug.ping"])
         await #expect(throws: ProcessorError.self) {
-            _ = try await tagger.process(EventInput("Debug.ping"), context: EventContext(), next: Self.finalize)
+            _ = try await tagger.process(
+                EventInput("Debug.ping"),
+                context: EventContext(),
+                next: { Self.finalize($0, $1) }
+            )
         }
     }
 
@@ -158,7 +162,11 @@ struct ProcessorPluginTests {
         await storage.set("Beta.", forKey: "prefix")
         let renamer = RenamingProcessor()
         await renamer.start(storage: storage, logger: SilentLogger(), emitter: NoEmitter())
-        let event = try await renamer.process(EventInput("Opened"), context: EventContext(), next: Self.finalize)
+        let event = try await renamer.process(
+            EventInput("Opened"),
+            context: EventContext(),
+            next: { Self.finalize($0, $1) }
+        )
         #expect(event.type == "Beta.Opened")
         // Without a synchronous path the pipeline must await it.
         var input = EventInput("Opened")

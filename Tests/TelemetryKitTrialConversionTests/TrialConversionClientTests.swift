@@ -11,7 +11,7 @@ struct Tap: EventProcessor {
     func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         let event = try await next(input, context)
         if input.name == name { seen.yield(input) }

@@ -21,7 +21,7 @@ struct ValidationProcessorTests {
         #expect(event.payload == ["screen": .string("home")])
         #expect(
             logger.warnings == [
-                "event name 'TelemetryDeck.custom' uses the reserved 'TelemetryDeck.' namespace; "
+                "event name 'TelemetryDeck.custom' uses the reserved prefix 'TelemetryDeck.'; "
                     + "SDK dashboards will read it as an SDK event"
             ]
         )
@@ -49,7 +49,7 @@ struct ValidationProcessorTests {
         #expect(event.payload == ["TelemetryDeck.Device.platform": .string("Mine"), "screen": .string("home")])
         #expect(
             logger.warnings == [
-                "parameter 'TelemetryDeck.Device.platform' uses the reserved 'TelemetryDeck.' namespace; "
+                "parameter 'TelemetryDeck.Device.platform' uses the reserved prefix 'TelemetryDeck.'; "
                     + "it may replace a value the SDK sends"
             ]
         )

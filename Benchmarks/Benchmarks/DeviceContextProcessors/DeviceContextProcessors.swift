@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
 
     let finalizer = benchmarkFinalizer
     let input = screenShownInput
-    let next: @Sendable (EventInput, EventContext) async throws -> Event = { input, context in
+    let next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event = { input, context in
         finalizer.finalize(input, context: context)
     }
 

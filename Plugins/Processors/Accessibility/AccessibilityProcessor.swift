@@ -97,7 +97,7 @@ public struct AccessibilityProcessor: EventProcessor {
     public func process(
         _ input: EventInput,
         context: EventContext,
-        next: @Sendable (EventInput, EventContext) async throws -> Event
+        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event {
         guard source != nil else { return try await next(input, context) }
         var context = context

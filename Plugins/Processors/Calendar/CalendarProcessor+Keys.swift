@@ -9,7 +9,7 @@ extension CalendarProcessor {
         public static let dayOfWeek = DefaultParams.Calendar.dayOfWeek.rawValue
         /// Day of the year, 1–366 (Int).
         public static let dayOfYear = DefaultParams.Calendar.dayOfYear.rawValue
-        /// ISO 8601 week of the year, 1–53 (Int).
+        /// Week of the year, 1–53: Sunday-first weeks, week 1 holds January 1 (Int).
         public static let weekOfYear = DefaultParams.Calendar.weekOfYear.rawValue
         /// Whether the day is a Saturday or a Sunday (Bool).
         public static let isWeekend = DefaultParams.Calendar.isWeekend.rawValue
@@ -17,7 +17,7 @@ extension CalendarProcessor {
         public static let monthOfYear = DefaultParams.Calendar.monthOfYear.rawValue
         /// Quarter of the year, 1–4 (Int).
         public static let quarterOfYear = DefaultParams.Calendar.quarterOfYear.rawValue
-        /// Hour of the day, 0–23 (Int).
+        /// Hour of the day, 1–24: the hour from midnight is 1, as TelemetryDeck v3 sends it (Int).
         public static let hourOfDay = DefaultParams.Calendar.hourOfDay.rawValue
 
         /// Every key, in the order of the spec's table.

@@ -6,9 +6,11 @@ import TelemetryKitSupport
 /// ``Keys``, all `Int` except ``Keys/isWeekend`` (`Bool`).
 ///
 /// Values come from the event's own timestamp (``EventInput/timestamp``), read in
-/// `timeZone` with the Gregorian calendar and ISO 8601 week rules (weeks start on Monday;
-/// week 1 is the week with the year's first Thursday). `dayOfWeek` counts Monday = 1 …
-/// Sunday = 7, `isWeekend` is true on Saturday and Sunday, `hourOfDay` is 0–23.
+/// `timeZone` with the Gregorian calendar, and mean what TelemetryDeck's SDK v3 sends, so a
+/// migrating app's dashboards do not shift: `hourOfDay` is 1–24 (the hour starting at
+/// midnight is 1), `weekOfYear` counts Sunday-first weeks where week 1 is the week that holds
+/// January 1 (so the last days of December can be in week 1), `dayOfWeek` counts Monday = 1 …
+/// Sunday = 7, and `isWeekend` is true on Saturday and Sunday.
 ///
 /// Every value is constant within one local hour, so the processor computes them once per
 /// hour and serves later events of that hour from the cache. It computes them from the time
@@ -86,10 +88,10 @@ struct CalendarHour: Sendable {
             Keys.dayOfWeek: .int(Int64(dayOfWeek)),
             Keys.isWeekend: .bool(dayOfWeek >= 6),
             Keys.dayOfYear: .int(Int64(dayOfYear)),
-            Keys.weekOfYear: .int(Int64(Self.isoWeek(year: year, dayOfYear: dayOfYear, dayOfWeek: dayOfWeek))),
+            Keys.weekOfYear: .int(Int64(Self.week(year: year, dayOfYear: dayOfYear, dayOfWeek: dayOfWeek))),
             Keys.monthOfYear: .int(Int64(month)),
             Keys.quarterOfYear: .int(Int64((month - 1) / 3 + 1)),
-            Keys.hourOfDay: .int(secondOfDay / 3600),
+            Keys.hourOfDay: .int(secondOfDay / 3600 + 1),
         ]
     }
 
@@ -102,18 +104,15 @@ struct CalendarHour: Sendable {
         Int(ISO8601.floorDivision(daysSince1970 + 3, by: 7).remainder) + 1
     }
 
-    /// The ISO 8601 week: week 1 holds the year's first Thursday; a late December day may be in
-    /// week 1 of the next year, an early January day in the last week of the year before.
-    static func isoWeek(year: Int, dayOfYear: Int, dayOfWeek: Int) -> Int {
-        let week = (dayOfYear - dayOfWeek + 10) / 7
-        if week < 1 { return weeks(in: year - 1) }
-        return week > weeks(in: year) ? 1 : week
-    }
-
-    /// 53 when the year begins on a Thursday, or on a Wednesday in a leap year; else 52.
-    static func weeks(in year: Int) -> Int {
-        let januaryFirst = isoWeekday(ISO8601.daysFromCivil(year: year, month: 1, day: 1))
+    /// The week of the year as TelemetryDeck v3 counts it (Foundation's Gregorian calendar with
+    /// its defaults: weeks start on Sunday, and week 1 is the one holding January 1). A day
+    /// whose week runs into the next year is in that year's week 1.
+    static func week(year: Int, dayOfYear: Int, dayOfWeek: Int) -> Int {
+        let sundayBased = dayOfWeek % 7  // Sunday 0, Monday 1 … Saturday 6
+        let januaryFirst = (sundayBased - (dayOfYear - 1) % 7 + 7) % 7
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        return januaryFirst == 4 || (isLeap && januaryFirst == 3) ? 53 : 52
+        let daysInYear = isLeap ? 366 : 365
+        if dayOfYear + (6 - sundayBased) > daysInYear { return 1 }
+        return (dayOfYear - 1 + januaryFirst) / 7 + 1
     }
 }

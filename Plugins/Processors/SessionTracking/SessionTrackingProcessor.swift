@@ -218,7 +218,13 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         let attached = attachment.current
         let clock = injectedClock ?? attached?.clock ?? SystemClock()
         let lifecycle = injectedLifecycle ?? attached?.lifecycle
-        let stored = await storage.data(forKey: Keys.historyStorageKey)
+        var stored = await storage.data(forKey: Keys.historyStorageKey)
+        if stored == nil, let imported = await Self.telemetryDeckHistory(in: storage, logger: logger) {
+            // A storage TelemetryDeck's SDK used: its users are no new installs (adopted once;
+            // from then on the history key is there).
+            let outcome = await Self.adoptImportedHistory(imported, into: storage, now: clock.now, logger: logger)
+            if case .adopted = outcome { stored = await storage.data(forKey: Keys.historyStorageKey) }
+        }
         let isFreshInstall = stored == nil
         let loaded = stored.flatMap { SessionTrackingProcessor.decodeHistory($0, logger: logger) }
         let now = clock.now

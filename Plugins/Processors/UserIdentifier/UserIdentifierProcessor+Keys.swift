@@ -3,5 +3,8 @@ extension UserIdentifierProcessor {
     public enum Keys {
         /// The persisted random UUID that identifies this install when no other identifier exists.
         public static let installationIdentifier = "TelemetryKit.UserIdentifier.installationIdentifier"
+        /// Where TelemetryDeck's SDK (v2, v3) persisted the same identifier; read once, on the
+        /// first start with a storage that has no ``installationIdentifier``.
+        public static let telemetryDeckUserIdentifier = "defaultUserIdentifier"
     }
 }

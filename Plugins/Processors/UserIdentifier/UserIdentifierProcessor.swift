@@ -23,7 +23,9 @@ import UIKit
 /// 5. the platform default: on iOS, tvOS and visionOS the device's `identifierForVendor`;
 ///    elsewhere (Linux, macOS, watchOS, Windows), and when the vendor identifier is not
 ///    available, a random UUID created on first start and persisted in ``ProcessorStorage``
-///    under ``Keys/installationIdentifier``, so that every install has its own.
+///    under ``Keys/installationIdentifier``, so that every install has its own. A storage
+///    that TelemetryDeck's SDK used keeps the id it persisted
+///    (``Keys/telemetryDeckUserIdentifier``), adopted on the first start.
 ///
 /// The platform default is resolved once, in `start` (only when no `defaultUser` is given);
 /// `process` costs a lock read at most. An event processed before `start` gets an
@@ -52,6 +54,14 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
         #endif
         if let stored = await storage.string(forKey: Keys.installationIdentifier), !stored.isEmpty {
             platformDefault.set(stored)
+            return
+        }
+        // A storage TelemetryDeck's SDK used keeps its user: the same id, so the same
+        // `clientUser` hash (adopted once; from then on the key above is set).
+        if let legacy = await storage.string(forKey: Keys.telemetryDeckUserIdentifier),
+            case .adopted = await Self.adoptInstallationIdentifier(legacy, into: storage)
+        {
+            platformDefault.set(legacy)
             return
         }
         let created = installationIdentifier()

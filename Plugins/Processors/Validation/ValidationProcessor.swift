@@ -86,10 +86,10 @@ extension ValidationProcessor {
         func message(for name: String) -> String {
             switch self {
             case .eventNameInReservedNamespace:
-                return "event name '\(name)' uses the reserved '\(SDKInfo.reservedPrefix)' namespace; "
+                return "event name '\(name)' uses the reserved prefix '\(SDKInfo.reservedPrefix)'; "
                     + "SDK dashboards will read it as an SDK event"
             case .parameterKeyInReservedNamespace:
-                return "parameter '\(name)' uses the reserved '\(SDKInfo.reservedPrefix)' namespace; "
+                return "parameter '\(name)' uses the reserved prefix '\(SDKInfo.reservedPrefix)'; "
                     + "it may replace a value the SDK sends"
             case .reservedEventName:
                 return "event name '\(name)' is a reserved name; "

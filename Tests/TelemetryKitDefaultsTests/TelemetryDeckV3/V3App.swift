@@ -3,11 +3,12 @@
 // least once; this file compiling is the source-compatibility check, and
 // `TelemetryDeckV3CompatibilityTests` runs it. Not exercised: the Apple-only calls
 // (`purchaseCompleted(transaction:)`, `trackNavigation(path:)`,
-// `TrialConversionProcessor.freeTrialStarted(transaction:)`, `UserDefaultsProcessorStorage`),
-// and v3's own cache and transmitter types (see the README's migration section).
+// `TrialConversionProcessor.freeTrialStarted(transaction:)`, `UserDefaultsProcessorStorage`).
+// It imports only `TelemetryKitDefaults`, as a v3 app imports only `TelemetryDeck`, and its
+// target is built with v3's settings (`NonisolatedNonsendingByDefault`,
+// `InferIsolatedConformances`), so its processors are written exactly as v3's.
 import Foundation
 import TelemetryKitDefaults
-import TelemetryKitTesting
 
 // MARK: A v3-shaped ProcessorStorage and Logging, as an app would have written them
 
