@@ -43,6 +43,9 @@ actor Dispatcher {
     private var consecutiveFailures = 0
     private(set) var currentBackoff: Double?
     private(set) var nextAttemptAt: Date?
+    /// Until when the receiver asked not to be sent to (`Retry-After`): even an explicit
+    /// flush waits for it, where our own backoff gives way to one.
+    private var receiverAskedToWaitUntil: Date?
     private(set) var lastSuccessAt: Date?
     private var lastRoundAt: Date
     private var isDelivering = false
@@ -222,34 +225,63 @@ actor Dispatcher {
         var queued = 0
         /// Events still held in memory because the cache fails (lost when the process ends).
         var heldInMemory = 0
+        /// Events the receiver refused for good during the flush (dropped and counted).
+        var rejected = 0
     }
 
-    /// Delivers the queue, ignoring a running backoff, and returns what is left.
+    /// Delivers the queue, ignoring our own running backoff (not a receiver's `Retry-After`),
+    /// and returns what is left.
     ///
-    /// Without a deadline (``TelemetryClient/flush()``) it runs one round: a destination that
-    /// asks to retry keeps its events for later. With a deadline (shutdown) it is the same
-    /// round, retried after each backoff until the queue is empty, the cache fails or the
-    /// next retry would come after the deadline, so there is one retry loop for both. The
-    /// first round always runs, however late: a shutdown that began on a busy thread still
-    /// tries to deliver once. The deadline is wall time even with an injected clock: shutdown
-    /// must end. Held events get a last attempt at the cache at the end: what the cache takes
-    /// now survives the process.
-    func flush(deadline: Date?) async -> Remaining {
+    /// It runs one round: a destination that asks to retry keeps its events for later. With
+    /// `retrying` (shutdown), the same round is retried after each backoff until the queue is
+    /// empty, the cache fails or the next retry would come after the deadline, so there is
+    /// one retry loop for both. The first round always runs, however late: a shutdown that
+    /// began on a busy thread still tries to deliver once.
+    ///
+    /// A `deadline` is kept whatever the receiver does: a request still unanswered then is
+    /// cancelled, and its batch stays queued without counting as a failure (transmitters
+    /// honour cancellation, see `EventTransmitting`). It is wall time even with an injected
+    /// clock: shutdown must end. Held events get a last attempt at the cache at the end: what
+    /// the cache takes now survives the process.
+    func flush(deadline: Date?, retrying: Bool = false) async -> Remaining {
+        let rejectedBefore = stats.rejected
+        if let deadline {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.flushRounds(deadline: deadline, retrying: retrying) }
+                group.addTask {
+                    let wallClock = SystemClock()
+                    try? await wallClock.sleep(for: max(0, deadline.timeIntervalSince(wallClock.now)))
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        } else {
+            await flushRounds(deadline: nil, retrying: false)
+        }
+        await drainOverflow()
+        return Remaining(
+            queued: await destination.cache.count(),
+            heldInMemory: overflow.count,
+            rejected: stats.rejected - rejectedBefore
+        )
+    }
+
+    private func flushRounds(deadline: Date?, retrying: Bool) async {
         let wallClock = SystemClock()
         while true {
             let end = await deliver(force: true)
-            guard case .retry = end, let deadline else { break }
+            guard case .retry = end, retrying, let deadline, !Task.isCancelled else { return }
             let backoff = currentBackoff ?? 1
             // Waiting for a retry the deadline would cut off only delays the shutdown.
-            guard backoff < deadline.timeIntervalSince(wallClock.now) else { break }
+            guard backoff < deadline.timeIntervalSince(wallClock.now) else { return }
             do {
                 try await wallClock.sleep(for: backoff)
             } catch {
-                break
+                return
             }
+            // Waited out in wall time (the injected clock may stand still).
+            receiverAskedToWaitUntil = nil
         }
-        await drainOverflow()
-        return Remaining(queued: await destination.cache.count(), heldInMemory: overflow.count)
     }
 
     // MARK: Delivery
@@ -265,6 +297,7 @@ actor Dispatcher {
         defer { releaseRound() }
         await drainOverflow()
         if !force, let nextAttemptAt, clock.now < nextAttemptAt { return .retry }
+        if let receiverAskedToWaitUntil, clock.now < receiverAskedToWaitUntil { return .retry }
         lastRoundAt = clock.now
 
         var report = DeliveryReport(destinationID: destination.id, successCount: 0, failureCount: 0)
@@ -401,6 +434,10 @@ actor Dispatcher {
             report.successCount += events.count
             succeeded()
             return .empty
+        case .rejected(let reason) where events.count > 1 && Self.mayConcernSomeEvents(reason):
+            // A batch refused for its content may hold one bad event among good ones: halve
+            // it until the refused ones stand alone, so that only they are dropped.
+            return await sendHalves(events, ids: ids, report: &report)
         case .rejected(let reason):
             guard await remove(ids) else { return .failed }
             stats.rejected += events.count
@@ -410,7 +447,8 @@ actor Dispatcher {
             // count, and the reason carries the transmitter's details (status, message), so
             // transmitters do not log it (and one that does not log is not silent).
             logger.log(.warning, "destination '\(destination.id)' rejected \(events.count) event(s): \(reason)")
-            succeeded()
+            // The receiver answered: no backoff, but nothing was delivered either.
+            resetBackoff()
             return .empty
         case .payloadTooLarge:
             if events.count == 1 {
@@ -426,10 +464,7 @@ actor Dispatcher {
                 )
                 return .empty
             }
-            let middle = events.count / 2
-            let first = await send(Array(events[..<middle]), ids: Array(ids[..<middle]), report: &report)
-            guard case .empty = first else { return first }
-            return await send(Array(events[middle...]), ids: Array(ids[middle...]), report: &report)
+            return await sendHalves(events, ids: ids, report: &report)
         case .retry(let after):
             consecutiveFailures += 1
             let delay: Double
@@ -440,6 +475,7 @@ actor Dispatcher {
             }
             currentBackoff = delay
             nextAttemptAt = clock.now.addingTimeInterval(delay)
+            receiverAskedToWaitUntil = (after ?? -1) >= 0 ? nextAttemptAt : nil
             stats.retried += events.count
             report.failureCount += events.count
             report.retryDelay = delay
@@ -451,11 +487,32 @@ actor Dispatcher {
         }
     }
 
+    /// Sends the two halves of a batch one after the other (a receiver refused it whole).
+    private func sendHalves(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
+        let middle = events.count / 2
+        let first = await send(Array(events[..<middle]), ids: Array(ids[..<middle]), report: &report)
+        guard case .empty = first else { return first }
+        return await send(Array(events[middle...]), ids: Array(ids[middle...]), report: &report)
+    }
+
+    /// Whether a rejection may concern only some events of the batch (400 Bad Request, 422
+    /// Unprocessable Content, or a transmitter's own reason), rather than every request to
+    /// this receiver (401, 403, 404, 501, 505: a wrong app id, namespace or address).
+    private static func mayConcernSomeEvents(_ reason: RejectionReason) -> Bool {
+        guard let status = reason.statusCode else { return true }
+        return status == 400 || status == 422
+    }
+
     private func succeeded() {
+        resetBackoff()
+        lastSuccessAt = clock.now
+    }
+
+    private func resetBackoff() {
         consecutiveFailures = 0
         currentBackoff = nil
         nextAttemptAt = nil
-        lastSuccessAt = clock.now
+        receiverAskedToWaitUntil = nil
     }
 
     private func remove(_ ids: [UUID]) async -> Bool {

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 /// The client's ordered intake: a lock-protected queue drained by one consumer task.
 ///
 /// Producers append under a short lock and wake the consumer only if it is waiting, so
@@ -27,11 +28,13 @@ final class Intake: Sendable {
         var processed = 0
         var filtered = 0
         var failed = 0
+        var refused = 0
 
         mutating func add(_ other: Counters) {
             processed += other.processed
             filtered += other.filtered
             failed += other.failed
+            refused += other.refused
         }
     }
 
@@ -246,6 +249,7 @@ final class Intake: Sendable {
             stats.processed = state.counters.processed
             stats.filtered = state.counters.filtered
             stats.failed = state.counters.failed
+            stats.refused = state.counters.refused
             stats.droppedBeforeStart = state.preStart.droppedCount
             return stats
         }

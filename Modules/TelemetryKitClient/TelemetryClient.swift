@@ -38,19 +38,30 @@ public final class TelemetryClient: Sendable {
         public var salt: String
         /// Events kept before `start()`; the oldest are dropped (and counted) beyond it.
         public var preStartBufferLimit: Int
-        /// The longest `shutdown()` spends flushing (seconds).
+        /// The longest `shutdown()` takes (seconds), whatever the receiver does: a request
+        /// still unanswered then is cancelled, and its events stay queued.
         public var shutdownTimeout: TimeInterval
+        /// The most bytes one finished event may encode to. A larger one is refused when it is
+        /// sent (``SendOutcome/refused(_:)``), never queued: far below a queue's byte limit and
+        /// a request's, so that one event can neither evict the queue nor block a batch.
+        public var maxEventBytes: Int
+
+        /// The default ``maxEventBytes``: 64 KiB, some thirty times a typical event with the
+        /// default processors' parameters.
+        public static let defaultMaxEventBytes = 64 * 1024
 
         public init(
             appID: String,
             salt: String = "",
             preStartBufferLimit: Int = 1000,
-            shutdownTimeout: TimeInterval = 5
+            shutdownTimeout: TimeInterval = 5,
+            maxEventBytes: Int = Configuration.defaultMaxEventBytes
         ) {
             self.appID = appID
             self.salt = salt
             self.preStartBufferLimit = preStartBufferLimit
             self.shutdownTimeout = shutdownTimeout
+            self.maxEventBytes = max(1, maxEventBytes)
         }
     }
 
@@ -72,6 +83,8 @@ public final class TelemetryClient: Sendable {
     /// The processors that read the sender's context when an event is sent (see `currentSeed`).
     private let callSiteCapturers: [any CallSiteCapturing]
     private let runtime = Locked(RuntimeState())
+    /// Refused events, logged once per name.
+    private let refusals = RefusalLog()
     /// See ``backgroundTasks`` (BackgroundTask+Run.swift).
     let backgroundTaskProvider = Locked<(any BackgroundTaskProviding)?>(nil)
 
@@ -233,7 +246,7 @@ public final class TelemetryClient: Sendable {
         let deadline = SystemClock().now.addingTimeInterval(configuration.shutdownTimeout)
         let left = await withTaskGroup(of: (Int, Dispatcher.Remaining).self) { group in
             for (index, dispatcher) in dispatchers.enumerated() {
-                group.addTask { (index, await dispatcher.flush(deadline: deadline)) }
+                group.addTask { (index, await dispatcher.flush(deadline: deadline, retrying: true)) }
             }
             var left = [Dispatcher.Remaining](repeating: .init(), count: dispatchers.count)
             for await (index, entry) in group { left[index] = entry }
@@ -323,22 +336,42 @@ public final class TelemetryClient: Sendable {
     /// or until a destination asks to retry later.
     ///
     /// Events held in memory (a cache fails) are cached first; while any remain, the result
-    /// is `.incomplete` and counts them.
+    /// is `.incomplete` and counts them. Events a receiver refused for good during the flush
+    /// make it `.rejected`: dropped, never reported as delivered. A receiver's `Retry-After`
+    /// is honoured (its events wait); our own backoff is not (an explicit flush tries now).
+    /// A request takes as long as the transmitter allows (30 s by default for HTTP); use
+    /// ``flush(timeout:)`` where a deadline matters.
     @discardableResult
     public func flush() async -> FlushResult {
+        await flush(until: nil)
+    }
+
+    /// ``flush()``, returning by `timeout` seconds from now whatever the receivers do: a
+    /// request still unanswered then is cancelled and its events stay queued (counted in the
+    /// result's `remaining`).
+    ///
+    /// ```swift
+    /// let result = await client.flush(timeout: 2)   // at most about 2 s
+    /// ```
+    @discardableResult
+    public func flush(timeout: TimeInterval) async -> FlushResult {
+        await flush(until: SystemClock().now.addingTimeInterval(max(0, timeout)))
+    }
+
+    private func flush(until deadline: Date?) async -> FlushResult {
         let running = runtime.withLock { $0.phase == .running }
         if running {
             await intake.barrier()
         }
-        let remaining = await withTaskGroup(of: Int.self) { group in
+        let (remaining, rejected) = await withTaskGroup(of: Dispatcher.Remaining.self) { group in
             for dispatcher in dispatchers {
-                group.addTask {
-                    let left = await dispatcher.flush(deadline: nil)
-                    return left.queued + left.heldInMemory
-                }
+                group.addTask { await dispatcher.flush(deadline: deadline) }
             }
-            return await group.reduce(0, +)
+            return await group.reduce((0, 0)) { sum, left in
+                (sum.0 + left.queued + left.heldInMemory, sum.1 + left.rejected)
+            }
         }
+        if rejected > 0 { return .rejected(count: rejected, remaining: remaining) }
         return remaining == 0 ? .complete : .incomplete(remaining: remaining)
     }
 
@@ -622,6 +655,11 @@ public final class TelemetryClient: Sendable {
             guard let event else {
                 counters.filtered += 1
                 return .dropped(.filtered)
+            }
+            if let refusal = EventRules.refusal(for: event, maximumBytes: configuration.maxEventBytes) {
+                counters.refused += 1
+                refusals.report(refusal, to: logger)
+                return .dropped(.refused(refusal))
             }
             return .event(event)
         } catch ProcessorError.eventFiltered {

@@ -7,6 +7,9 @@ public struct TelemetryStats: Sendable, Hashable {
     public var filtered: Int = 0
     /// Events dropped because a processor threw another error (logged).
     public var failed: Int = 0
+    /// Finished events refused before they were queued, because the ingest would reject
+    /// them (``SendOutcome/refused(_:)``; logged once per event name).
+    public var refused: Int = 0
     /// Events dropped from the full pre-start buffer (oldest first).
     public var droppedBeforeStart: Int = 0
     /// Per destination id.
@@ -76,4 +79,7 @@ public enum FlushResult: Sendable, Hashable {
     /// Some events are still queued (a destination asked to retry later) or held in memory
     /// (a cache fails); `remaining` counts both, over all destinations.
     case incomplete(remaining: Int)
+    /// A receiver refused `count` events for good during the flush (dropped, counted in
+    /// `DestinationStats.rejected`, logged with the reason); `remaining` as in `incomplete`.
+    case rejected(count: Int, remaining: Int)
 }

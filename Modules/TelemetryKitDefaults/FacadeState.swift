@@ -25,6 +25,8 @@ struct FacadeState: Sendable {
     }
 
     var phase = Phase.waiting
+    /// The configuration of the `initialize` that is running or ran (nil while waiting).
+    var configuration: Telemetry.Config?
     /// Events sent before `initialize`, oldest first; the oldest are dropped when it is full.
     var buffer = BoundedBuffer<EventInput>(capacity: Telemetry.preInitializeBufferLimit)
     /// The opt-out choice made before `initialize` (nil: none; the persisted one applies).
@@ -70,5 +72,6 @@ struct FacadeState: Sendable {
         droppedFromEarlierBuffers = 0
         buffer = BoundedBuffer(capacity: Telemetry.preInitializeBufferLimit)
         phase = .waiting
+        configuration = nil
     }
 }

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 extension Telemetry {
     private static let lifecycleSource = Locked<(any LifecycleEventSource)?>(defaultLifecycleEventSource)
     private static let lifecycleSubscription = Locked<LifecycleSubscription?>(nil)
@@ -82,6 +83,7 @@ extension Telemetry {
         state.withLock { state in
             if state.analyticsChoice == nil { state.analyticsChoice = analyticsChoice }
             state.phase = .waiting
+            state.configuration = nil
         }
     }
 }

@@ -98,12 +98,22 @@ public enum Telemetry {
     ) async throws(TelemetryError) {
         let logger = logger ?? StandardErrorLogger()
         try configuration.validate()
-        let claimed = state.withLock { state -> Bool in
-            guard case .waiting = state.phase else { return false }
+        let running = state.withLock { state -> Config? in
+            guard case .waiting = state.phase else { return state.configuration }
             state.phase = .initializing
-            return true
+            state.configuration = configuration
+            return nil
         }
-        guard claimed else {
+        if let running {
+            // As v3: calling it again is harmless. With another destination or identity it
+            // would silently keep sending as the first call said, so it says so.
+            guard running.identity == configuration.identity else {
+                throw TelemetryError(
+                    .alreadyInitialized,
+                    "Telemetry.initialize was called again with another app id, namespace, API base URL or salt "
+                        + "while the SDK runs for app '\(running.appID)'; call Telemetry.terminate() first to switch"
+                )
+            }
             logger.log(.warning, "Telemetry.initialize was called again; the second call is ignored")
             return
         }
@@ -121,7 +131,10 @@ public enum Telemetry {
                 clock: clock
             )
         } catch {
-            state.withLock { $0.phase = .waiting }
+            state.withLock {
+                $0.phase = .waiting
+                $0.configuration = nil
+            }
             throw error
         }
         let client = assembled.client
@@ -164,11 +177,31 @@ public enum Telemetry {
 
     /// Stops the SDK: processors stop, queued events are sent (with a deadline), and a
     /// later `initialize` starts afresh. Events sent after it are buffered for that.
+    ///
+    /// Before `initialize`, it discards what was buffered (events and durations), as
+    /// TelemetryDeck v3 does: a logout or opt-out flow that terminates before the SDK started
+    /// sends nothing it gathered. The number discarded is logged.
     public static func terminate() async {
-        let client = state.withLock { state -> TelemetryClient? in
-            guard let client = state.client else { return nil }
-            state.resetAfterTermination()
-            return client
+        let (client, discarded) = state.withLock { state -> (TelemetryClient?, Int) in
+            switch state.phase {
+            case .running(let client):
+                state.resetAfterTermination()
+                return (client, 0)
+            case .waiting:
+                let discarded = state.buffer.count
+                state.resetAfterTermination()
+                state.durations = [:]
+                state.navigationDestination = nil
+                return (nil, discarded)
+            case .initializing:
+                return (nil, 0)
+            }
+        }
+        if discarded > 0 {
+            StandardErrorLogger().log(
+                .info,
+                "Telemetry.terminate before initialize discarded \(discarded) buffered event(s)"
+            )
         }
         await client?.shutdown()
     }
@@ -260,17 +293,38 @@ public enum Telemetry {
 
     /// Sends a prepared input, e.g. a preset, and returns once it is cached (or buffered
     /// before `initialize`).
-    nonisolated(nonsending) public static func send(_ input: EventInput) async {
+    ///
+    /// The result says what became of it (see `SendOutcome`): `.cached` once it is in the queue,
+    /// `.refused` for an event the ingest would reject (a blank name, say). Before `initialize`
+    /// it is buffered and the result is `.cached` only in the sense that it is kept for then.
+    @discardableResult
+    nonisolated(nonsending) public static func send(_ input: EventInput) async -> SendOutcome {
         if case .client(let client) = state.withLock({ $0.take(input) }) {
-            await client.send(input)
+            return await client.send(input)
         }
+        return state.withLock { $0.analyticsChoice == true } ? .droppedByOptOut : .cached
     }
 
-    /// Delivers everything queued now (see `TelemetryClient.flush()`).
+    /// Delivers everything queued now (see `TelemetryClient.flush()`). Before `initialize`
+    /// (or after one that failed) nothing can be sent: the result counts the events waiting
+    /// in the buffer.
     @discardableResult
     public static func flush() async -> FlushResult {
-        guard let client else { return .complete }
+        guard let client else { return bufferedResult() }
         return await client.flush()
+    }
+
+    /// ``flush()`` that returns within `timeout` seconds whatever the receiver does (see
+    /// `TelemetryClient.flush(timeout:)`): what is not delivered by then stays queued.
+    @discardableResult
+    public static func flush(timeout: TimeInterval) async -> FlushResult {
+        guard let client else { return bufferedResult() }
+        return await client.flush(timeout: timeout)
+    }
+
+    private static func bufferedResult() -> FlushResult {
+        let waiting = state.withLock { $0.buffer.count }
+        return waiting == 0 ? .complete : .incomplete(remaining: waiting)
     }
 
     // MARK: Users, sessions, test mode

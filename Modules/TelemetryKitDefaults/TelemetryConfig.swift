@@ -93,6 +93,10 @@ extension Telemetry {
             self.allowInsecureHTTP = allowInsecureHTTP
         }
 
+        /// What a second `initialize` may not change while the SDK runs: where events go and
+        /// who they are from.
+        var identity: [String] { [appID, namespace, apiBaseURL.absoluteString, salt] }
+
         /// Checks the settings; throws a ``TelemetryError`` naming the bad field.
         public func validate() throws(TelemetryError) {
             if appID.allSatisfy(\.isWhitespace) {
@@ -127,6 +131,9 @@ public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertibl
         case invalidEndpoint = 1002
         /// The durable cache or the processor storage could not be opened.
         case unusableDataDirectory = 1003
+        /// `initialize` was called again with another app id, namespace, endpoint or salt
+        /// while the SDK runs (`terminate()` first to switch).
+        case alreadyInitialized = 1004
 
         /// Matches a thrown ``TelemetryError`` with this code, as v3's `Code ~=` does:
         ///

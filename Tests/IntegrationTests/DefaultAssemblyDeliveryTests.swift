@@ -17,6 +17,7 @@ import Testing
     @Test func eventsCrossTheDefaultPipelineSQLiteAndHTTPDespiteA503() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        let clock = ManualClock()
         try await withCollector { collector in
             collector.script([.status(503, retryAfter: "1")])
             let configuration = Telemetry.Config(
@@ -41,7 +42,7 @@ import Testing
                 storage: nil,
                 destinations: [],
                 transformations: [],
-                clock: ManualClock()
+                clock: clock
             ).client
             await client.start()
             client.event("Screen.shown", parameters: ["screen": "home"])
@@ -50,9 +51,13 @@ import Testing
             let queue = directory.url.appendingPathComponent("events-\(Telemetry.defaultDestinationID).sqlite")
             #expect(FileManager.default.fileExists(atPath: queue.path))
 
-            // The 503 keeps the batch in the SQLite queue; the next flush delivers it.
+            // The 503 keeps the batch in the SQLite queue; a flush within its Retry-After sends
+            // nothing, the first flush after it delivers.
             #expect(await client.flush() == .incomplete(remaining: 4))
             #expect(collector.events.isEmpty)
+            #expect(await client.flush() == .incomplete(remaining: 4))
+            #expect(collector.requests.count == 1)
+            clock.advance(by: 1)
             #expect(await client.flush() == .complete)
 
             #expect(collector.requests.map(\.status) == [503, 200])

@@ -47,6 +47,7 @@ import Foundation
                 $0.wireFormat = .telemetryDeckWithEventIDs
             }
             let reports = Locked([DeliveryReport]())
+            let clock = ManualClock()
             let client = TelemetryClient(
                 configuration: .init(appID: "MATRIX-APP"),
                 destinations: [
@@ -62,7 +63,7 @@ import Foundation
                 ],
                 storage: InMemoryProcessorStorage(),
                 logger: SilentLogger(),
-                clock: ManualClock(),
+                clock: clock,
                 observer: { report in reports.withLock { $0.append(report) } }
             )
             await client.start()
@@ -75,6 +76,8 @@ import Foundation
             while case .incomplete = await client.flush() {
                 flushes += 1
                 try #require(flushes < 20_000, "the queue never drained")
+                // A flush honours the collector's Retry-After, which the client reads on its clock.
+                clock.advance(by: 1)
             }
 
             // Every event arrived, first receptions in the order sent.

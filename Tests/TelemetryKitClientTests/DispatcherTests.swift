@@ -57,7 +57,11 @@ struct DispatcherTests {
         let harness = await TestHarness.make()
         _ = harness
         let spy = SpyEventTransmitter()
-        spy.script([.rejected(RejectionReason("bad request", statusCode: 400))])
+        // The receiver refuses every batch with one of the first five events in it.
+        spy.respond { batch in
+            batch.contains { ($0.number ?? 99) < 5 }
+                ? .rejected(RejectionReason("bad request", statusCode: 400)) : .delivered
+        }
         let cache = InMemoryEventCache()
         let client = TelemetryClient(
             configuration: .init(appID: "APP"),
@@ -71,7 +75,7 @@ struct DispatcherTests {
         )
         await client.start()
         send(8, to: client)
-        #expect(await client.flush() == .complete)
+        #expect(await client.flush() == .rejected(count: 5, remaining: 0))
         #expect(await cache.count() == 0)
         #expect(spy.deliveredEvents.compactMap(\.number) == [5, 6, 7])
         let stats = await client.stats.destinations["d"]
@@ -83,6 +87,32 @@ struct DispatcherTests {
         #expect(reports.current.first?.rejections.first?.statusCode == 400)
     }
 
+    /// One event the ingest refuses costs nothing but itself: the batch is halved until it
+    /// stands alone, and the 99 others are delivered.
+    @Test func aBatchRefusedForOneEventIsSplitUntilOnlyThatEventIsDropped() async {
+        let harness = await TestHarness.make()
+        harness.spy.respond { batch in
+            batch.contains { $0.number == 42 } ? .rejected(RejectionReason("bad event", statusCode: 400)) : .delivered
+        }
+        send(100, to: harness.client)
+        #expect(await harness.client.flush() == .rejected(count: 1, remaining: 0))
+        #expect(harness.spy.deliveredEvents.compactMap(\.number) == (0..<100).filter { $0 != 42 }.map(Int64.init))
+        let stats = await harness.client.stats.destinations["spy"]
+        #expect(stats?.rejected == 1)
+        #expect(stats?.delivered == 99)
+    }
+
+    /// A refusal of every request (a wrong app id: 401) is not split: one request per batch.
+    @Test func aRefusalOfTheWholeReceiverIsNotSplit() async {
+        let harness = await TestHarness.make()
+        harness.spy.respond { _ in .rejected(RejectionReason("unauthorized", statusCode: 401)) }
+        send(10, to: harness.client)
+        #expect(await harness.client.flush() == .rejected(count: 10, remaining: 0))
+        #expect(harness.spy.batches.count == 1)
+        // Nothing was delivered, so there is no success to report.
+        #expect(await harness.client.deliveryStatus(of: "spy")?.lastSuccess == nil)
+    }
+
     @Test func payloadTooLargeSplitsDownToTheOversizedEvent() async {
         let harness = await TestHarness.make()
         // Batches containing event 37 are too large; any batch above 10 events is too large.
@@ -91,7 +121,7 @@ struct DispatcherTests {
             return .delivered
         }
         send(100, to: harness.client)
-        #expect(await harness.client.flush() == .complete)
+        #expect(await harness.client.flush() == .rejected(count: 1, remaining: 0))
         let delivered = harness.spy.deliveredEvents.compactMap(\.number)
         #expect(delivered == (0..<100).filter { $0 != 37 }.map(Int64.init))
         let stats = await harness.client.stats.destinations["spy"]
@@ -214,12 +244,12 @@ struct DispatcherTests {
 
     @Test func aRejectedBatchIsLoggedAsOneWarning() async {
         let spy = SpyEventTransmitter()
-        spy.script([.rejected(RejectionReason("bad request", statusCode: 400))])
+        spy.script([.rejected(RejectionReason("unauthorized", statusCode: 401))])
         let logger = RecordingLogger()
         let client = await client(spy, logger: logger)
         send(3, to: client)
-        #expect(await client.flush() == .complete)
-        #expect(logger.warnings == ["destination 'd' rejected 3 event(s): HTTP 400: bad request"])
+        #expect(await client.flush() == .rejected(count: 3, remaining: 0))
+        #expect(logger.warnings == ["destination 'd' rejected 3 event(s): HTTP 401: unauthorized"])
     }
 
     @Test func transformationsRunOncePerEventAcrossThreeRetryRoundsOfOneBatch() async {

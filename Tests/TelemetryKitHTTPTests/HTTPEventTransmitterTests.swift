@@ -277,7 +277,8 @@ import Foundation
     // MARK: Through a client
 
     @Test func aRejectedBatchIsLoggedOnceWithTheServersReason() async throws {
-        let connection = StubHTTPConnection([.status(400, body: "refused: bad schema")])
+        // A refusal of the request as a whole (not of some events in it: those are split).
+        let connection = StubHTTPConnection([.status(403, body: "refused: unknown app")])
         let logger = RecordingLogger()
         let client = TelemetryClient(
             configuration: .init(appID: "APP-ID"),
@@ -295,9 +296,9 @@ import Foundation
         )
         await client.start()
         for number in 0..<2 { client.event("Numbered", parameters: ["n": number]) }
-        #expect(await client.flush() == .complete)
+        #expect(await client.flush() == .rejected(count: 2, remaining: 0))
         #expect(connection.requests.count == 1)
-        #expect(logger.warnings == ["destination 'http' rejected 2 event(s): HTTP 400: refused: bad schema"])
+        #expect(logger.warnings == ["destination 'http' rejected 2 event(s): HTTP 403: refused: unknown app"])
         #expect(await client.stats.destinations["http"]?.rejected == 2)
         await client.shutdown()
     }

@@ -21,7 +21,8 @@ public enum HTTPEndpointError: Error, Sendable, Hashable, CustomStringConvertibl
             return "The API base URL scheme '\(scheme)' is not supported; use https (or http for loopback)."
         case .insecureHTTP(let host):
             return "Refusing plain http:// to '\(host)': events would travel unencrypted. Use https://, "
-                + "or set `allowsInsecureHTTP` in the configuration if this is intended."
+                + "or, if this is intended, set `Telemetry.Config.allowInsecureHTTP` (the facade) or "
+                + "`HTTPEventTransmitter.Configuration.allowsInsecureHTTP` (a transmitter built by hand)."
         case .invalidNamespace(let namespace):
             return "The namespace '\(namespace)' is empty or blank."
         }
