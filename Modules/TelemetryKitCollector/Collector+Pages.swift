@@ -4,38 +4,117 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NIOCore
 import TelemetryKit
 import TelemetryKitSupport
 import TelemetryKitTrackingPlan
 
+/// Which events one `GET /events` returns: `?since=` and `?limit=`.
+///
+/// Events are numbered 1, 2, … in order of reception. Without `since` the page is the latest
+/// `limit` events, what a first look wants; with it, the first `limit` events after that
+/// number, oldest first, so a reader that passes back each answer's `next` sees every kept
+/// event once. Either way an answer is at most `limit` events, never the whole history.
+struct EventPage: Equatable {
+    /// The number of the last event the reader has; nil for the latest events.
+    var since: Int?
+    var limit: Int
+
+    /// The events in an answer that names no `limit`.
+    static let defaultLimit = 1_000
+
+    /// The page the query values ask for; nil when one is not a whole number of at least 0.
+    init?(since: String?, limit: String?) {
+        if let since {
+            guard let number = Int(since), number >= 0 else { return nil }
+            self.since = number
+        }
+        if let limit {
+            guard let number = Int(limit), number >= 0 else { return nil }
+            self.limit = number
+        } else {
+            self.limit = Self.defaultLimit
+        }
+    }
+}
+
 extension Collector {
-    /// `GET /events`: counts and the received events (the latest `limit`, or all) as JSON.
+    /// How many of the latest rejections `GET /events` lists: what fits beside the events on
+    /// the page (the answer is fetched every second).
+    static let listedRejections = 20
+
+    /// `GET /events`: the counts of everything received, the events of `page` as JSON, and
+    /// what the page shows beside them (counts per type, per minute and type for the last
+    /// 30 minutes, the latest rejections).
     ///
     /// With a tracking plan, the document also counts the violating events
     /// (`planViolations`), and each event carries `planViolations`: what is wrong with it,
     /// one sentence per violation (empty when it conforms).
-    func eventsDocument(limit: Int?) -> [UInt8] {
+    func eventsDocument(_ page: EventPage) -> [UInt8] {
+        struct Minute: Encodable {
+            /// Whole minutes since 1970.
+            var minute: Int
+            var counts: [String: Int]
+        }
         struct Document: Encodable {
             var received: Int
             var duplicates: Int
             var requests: Int
+            var rejected: Int
             var planViolations: Int?
+            /// The number of the oldest event kept; older ones were dropped (see Retention).
+            var first: Int
+            /// What to pass as `since` for the events after these.
+            var next: Int
+            var types: [String: Int]
+            /// The current minute (whole minutes since 1970), the chart's right edge.
+            var now: Int
+            var minutes: [Minute]
+            /// The latest rejections, newest first.
+            var rejections: [Rejection]
             var events: [RecordedEvent]
         }
         let checksPlan = configuration.trackingPlan != nil
+        let now = Date().timeIntervalSince1970
         let document = state.withLock { state -> Document in
-            let events = limit.map { Array(state.events.suffix(max(0, $0))) } ?? state.events
-            return Document(
-                received: state.events.count,
-                duplicates: state.duplicates,
-                requests: state.requests.count,
-                planViolations: checksPlan ? state.planViolations.count : nil,
-                events: events.map { event in
-                    RecordedEvent(
-                        event: event,
-                        planViolations: checksPlan ? (state.planViolations[event.id] ?? []).map(\.description) : nil
+            let first = state.received - state.events.count + 1
+            let from: Int
+            if let since = page.since {
+                from = max(first, since + 1)
+            } else {
+                from = max(first, state.received - page.limit + 1)
+            }
+            let to = min(state.received, from + page.limit - 1)
+            var events: [RecordedEvent] = []
+            if from <= to {
+                events.reserveCapacity(to - from + 1)
+                for number in from...to {
+                    let event = state.events[state.events.index(state.events.startIndex, offsetBy: number - first)]
+                    events.append(
+                        RecordedEvent(
+                            event: event,
+                            number: number,
+                            planViolations: checksPlan
+                                ? (state.planViolations[event.id] ?? []).map(\.description) : nil
+                        )
                     )
                 }
+            }
+            return Document(
+                received: state.received,
+                duplicates: state.duplicates,
+                requests: state.requestCount,
+                rejected: state.rejectedCount,
+                planViolations: checksPlan ? state.violatingEvents : nil,
+                first: first,
+                next: from <= to ? to : min(page.since ?? state.received, state.received),
+                types: state.tally.byType,
+                now: Int((now / 60).rounded(.down)),
+                minutes: state.tally.recentMinutes(atSecondsSince1970: now).map {
+                    Minute(minute: $0.start, counts: $0.counts)
+                },
+                rejections: state.rejections.suffix(Self.listedRejections).reversed(),
+                events: events
             )
         }
         let encoder = JSONEncoder()
@@ -47,85 +126,23 @@ extension Collector {
         }
     }
 
-    /// `GET /`: the latest events, newest first, refreshing every 2 seconds. With a tracking
-    /// plan, a violating event's row is marked and says what is wrong.
-    func htmlPage() -> String {
-        let (events, total, duplicates, requests, violations) = state.withLock { state in
-            (
-                Array(state.events.suffix(configuration.pageEventLimit).reversed()),
-                state.events.count, state.duplicates, state.requests.count, state.planViolations
-            )
-        }
-        let checksPlan = configuration.trackingPlan != nil
-        var rows = ""
-        for event in events {
-            var parameters = event.payload.keys.sorted().compactMap { key -> String? in
-                guard let value = event.payload[key] else { return nil }
-                return "<span class=\"p\">\(Self.escapeHTML(key))=\(Self.escapeHTML(value.stringValue))</span>"
-            }.joined(separator: " ")
-            let found = violations[event.id] ?? []
-            if !found.isEmpty {
-                parameters += found.map { "<div class=\"v\">✗ \(Self.escapeHTML($0.description))</div>" }.joined()
-            }
-            rows += """
-                <tr\(found.isEmpty ? "" : " class=\"violation\"")><td>\(ISO8601.string(from: event.receivedAt))</td><td><b>\(Self.escapeHTML(event.type))</b>\
-                \(event.isTestData ? " <i>test</i>" : "")</td><td>\(Self.escapeHTML(event.appID))</td>\
-                <td><code>\(Self.escapeHTML(String(event.clientUser.prefix(12))))</code></td>\
-                <td>\(event.floatValue.map { String($0) } ?? "")</td><td>\(parameters)</td></tr>
-
-                """
-        }
-        return """
-            <!doctype html>
-            <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="2">
-            <title>TelemetryKit collector</title>
-            <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse;width:100%}\
-            td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}\
-            .p{display:inline-block;margin-right:8px;color:#555}tr.violation{background:#fde8e8}.v{color:#b00020}\
-            </style></head>
-            <body><h1>TelemetryKit collector</h1>
-            <p>\(total) events received, \(duplicates) duplicates dropped, \(requests) ingest requests. \
-            \(checksPlan ? "\(violations.count) break the tracking plan. " : "")\
-            Latest \(events.count) below; <a href="/events">all as JSON</a>.</p>
-            <table><tr><th>received at</th><th>type</th><th>app</th><th>user</th><th>float</th><th>parameters</th></tr>
-            \(rows)</table></body></html>
-
-            """
-    }
-
-    /// An event as `GET /events` lists it: its members, plus `planViolations` when the
-    /// collector checks a tracking plan.
+    /// An event as `GET /events` lists it: its members, its `number` (see ``EventPage``), plus
+    /// `planViolations` when the collector checks a tracking plan.
     struct RecordedEvent: Encodable {
         var event: Event
+        var number: Int
         var planViolations: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case planViolations
+            case number, planViolations
         }
 
         func encode(to encoder: any Encoder) throws {
             try event.encode(to: encoder)
-            if let planViolations {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(planViolations, forKey: .planViolations)
-            }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(number, forKey: .number)
+            try container.encodeIfPresent(planViolations, forKey: .planViolations)
         }
-    }
-
-    static func escapeHTML(_ string: String) -> String {
-        var result = ""
-        result.reserveCapacity(string.utf8.count)
-        for character in string {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
 #endif

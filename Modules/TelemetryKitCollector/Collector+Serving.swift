@@ -73,7 +73,16 @@ extension Collector {
                         head = nil
                         let reply: CollectorReply
                         if bodyTooLarge {
-                            reply = .text(413, "The body exceeds \(configuration.maximumBodyBytes) bytes.")
+                            let reason = "The body exceeds \(configuration.maximumBodyBytes) bytes."
+                            reject(
+                                Rejection(
+                                    time: Date(),
+                                    status: 413,
+                                    path: Self.splitURI(requestHead.uri).path,
+                                    reason: reason
+                                )
+                            )
+                            reply = .text(413, reason)
                         } else {
                             reply = await handle(
                                 requestHead,
@@ -153,11 +162,15 @@ extension Collector {
             return .response(
                 status: 200,
                 headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
-                body: Array(htmlPage().utf8)
+                body: Array(CollectorPage.html.utf8)
             )
         case "/events":
-            let limit = Self.queryValue("limit", in: query).flatMap { Int($0) }
-            return .json(200, eventsDocument(limit: limit))
+            let since = Self.queryValue("since", in: query)
+            let limit = Self.queryValue("limit", in: query)
+            guard let page = EventPage(since: since, limit: limit) else {
+                return .text(400, "since and limit must be whole numbers of at least 0.")
+            }
+            return .json(200, eventsDocument(page))
         default:
             return .text(404, "Not found: \(path)")
         }
@@ -167,7 +180,8 @@ extension Collector {
 
     private enum Decoded {
         case events([Event], body: [UInt8])
-        case invalid(status: Int, reason: String, body: [UInt8])
+        /// A body refused for what it is; `failure` when the parser found the fault.
+        case invalid(status: Int, reason: String, body: [UInt8], failure: IngestParser.Failure?)
     }
 
     private func ingest(
@@ -211,11 +225,24 @@ extension Collector {
             events = decodedEvents
             record.body = Data(body)
             record.eventIDs = decodedEvents.map(\.id)
-        case .invalid(let status, let reason, let body):
+        case .invalid(let status, let reason, let body, let failure):
             record.body = Data(body)
             if case .status(let code, let fields, let text)? = scripted?.action {
                 return finish(record, status: code, headers: fields, text: text)
             }
+            reject(
+                Rejection(
+                    time: Date(),
+                    status: status,
+                    path: path,
+                    reason: reason,
+                    eventIndex: failure?.event?.index,
+                    member: failure?.member,
+                    event: failure?.event.map {
+                        IngestParser.excerpt(of: body, from: $0.start, limit: Rejection.excerptLimit)
+                    }
+                )
+            )
             return finish(record, status: status, headers: [:], text: reason)
         }
 
@@ -271,10 +298,7 @@ extension Collector {
     {
         var request = request
         request.status = status
-        state.withLock { state in
-            request.index = state.requests.count
-            state.requests.append(request)
-        }
+        state.withLock { state in state.keep(request, retention: configuration.retention) }
         var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) { headers.append((name, value)) }
         let message = text ?? HTTPResponseStatus(statusCode: status).reasonPhrase
@@ -283,25 +307,29 @@ extension Collector {
 
     /// Records `events`, counting repeats of known ids; returns how many were new.
     private func store(_ events: [Event], request: IngestRequest) -> Int {
-        var request = request
         // Checked before taking the lock; a repeated event's result is not used.
         let violations = configuration.trackingPlan.map { plan in
             events.map { plan.violations(name: $0.type, parameters: $0.payload, floatValue: $0.floatValue) }
         }
+        let arrival = Date().timeIntervalSince1970
+        let countsRepeats = configuration.wireFormat == .telemetryDeckWithEventIDs
+        let retention = configuration.retention
         let (fresh, observers) = state.withLock { state -> ([Event], [@Sendable ([Event]) -> Void]) in
-            request.index = state.requests.count
-            state.requests.append(request)
+            state.keep(request, retention: retention)
             var fresh = [Event]()
             for (position, event) in events.enumerated() {
-                let count = state.receptions[event.id, default: 0]
-                state.receptions[event.id] = count + 1
-                if count == 0 {
-                    state.events.append(event)
-                    if let found = violations?[position], !found.isEmpty { state.planViolations[event.id] = found }
-                    fresh.append(event)
-                } else {
-                    state.duplicates += 1
+                if countsRepeats {
+                    let count = state.receptions[event.id, default: 0]
+                    state.receptions[event.id] = count + 1
+                    if count > 0 {
+                        state.duplicates += 1
+                        continue
+                    }
                 }
+                let found = violations?[position] ?? []
+                state.keep(event, violations: found, retention: retention)
+                state.tally.count(event.type, atSecondsSince1970: arrival)
+                fresh.append(event)
             }
             return (fresh, state.observers)
         }
@@ -311,26 +339,38 @@ extension Collector {
         return fresh.count
     }
 
+    /// Counts and keeps `rejection`, and tells the observers.
+    func reject(_ rejection: Rejection) {
+        let observers = state.withLock { state in
+            state.rejectedCount += 1
+            state.rejections.append(rejection)
+            if state.rejections.count > Self.keptRejections { state.rejections.removeFirst() }
+            return state.rejectionObservers
+        }
+        for observer in observers { observer(rejection) }
+    }
+
     private func decode(_ rawBody: [UInt8], gzipped: Bool, contentType: String?) -> Decoded {
         var body = rawBody
         if gzipped {
             do {
                 body = try Inflate.decompress(rawBody, limit: configuration.maximumBodyBytes * 4)
             } catch {
-                return .invalid(status: 400, reason: "\(error)", body: rawBody)
+                return .invalid(status: 400, reason: "\(error)", body: rawBody, failure: nil)
             }
         }
         guard let contentType, contentType.lowercased().hasPrefix("application/json") else {
             return .invalid(
                 status: 415,
                 reason: "Content-Type must be application/json, not \(contentType ?? "missing").",
-                body: body
+                body: body,
+                failure: nil
             )
         }
         do {
             return .events(try IngestParser.events(in: body, format: configuration.wireFormat), body: body)
         } catch {
-            return .invalid(status: 400, reason: "Malformed body: \(error)", body: body)
+            return .invalid(status: 400, reason: "Malformed body: \(error)", body: body, failure: error)
         }
     }
 
@@ -401,6 +441,31 @@ extension Collector {
             if parts.first.map(String.init) == name { return parts.count > 1 ? String(parts[1]) : "" }
         }
         return nil
+    }
+}
+extension Collector.State {
+    /// Numbers and keeps `request`, dropping the oldest beyond the retention.
+    mutating func keep(_ request: IngestRequest, retention: Collector.Retention) {
+        var request = request
+        request.index = requestCount
+        requestCount += 1
+        requests.append(request)
+        if let limit = retention.requests, requests.count > limit { requests.removeFirst() }
+    }
+
+    /// Keeps a new distinct `event`, dropping the oldest beyond the retention with what was
+    /// noted about it.
+    mutating func keep(_ event: Event, violations: [TrackingPlanViolation], retention: Collector.Retention) {
+        received += 1
+        events.append(event)
+        if !violations.isEmpty {
+            violatingEvents += 1
+            planViolations[event.id] = violations
+        }
+        if let limit = retention.events, events.count > limit {
+            let dropped = events.removeFirst()
+            planViolations[dropped.id] = nil
+        }
     }
 }
 #endif

@@ -19,8 +19,19 @@ enum IngestParser {
     struct Failure: Error, CustomStringConvertible {
         var offset: Int
         var message: String
+        /// The offending event's position in the array and the offset of its first byte,
+        /// when one event is at fault (not when the body is no array at all).
+        var event: (index: Int, start: Int)?
 
         var description: String { "at byte \(offset): \(message)" }
+
+        /// The member the message names (`member 'isTestMode' must be…`, `unknown member
+        /// 'extra'…`): every event-level message of this parser names its member that way.
+        var member: String? {
+            guard event != nil, let named = message.firstRange(of: "member '") else { return nil }
+            let rest = message[named.upperBound...]
+            return rest.firstIndex(of: "'").map { String(rest[..<$0]) }
+        }
     }
 
     /// The members of TelemetryDeck's event, in the order the transmitter writes them.
@@ -50,14 +61,24 @@ enum IngestParser {
         if !reader.consume(UInt8(ascii: "]")) {
             var more = true
             while more {
+                reader.skipWhitespace()
+                let start = reader.offset
                 guard reader.peekByte() == UInt8(ascii: "{") else {
-                    throw Failure(offset: reader.offset, message: "event \(events.count) is not an object")
+                    throw Failure(
+                        offset: reader.offset,
+                        message: "event \(events.count) is not an object",
+                        event: (events.count, start)
+                    )
                 }
                 do {
                     events.append(try readEvent(&reader, format: format))
                     more = try reader.readSeparator(closing: UInt8(ascii: "]"))
                 } catch {
-                    throw Failure(offset: error.offset, message: "event \(events.count): \(error.message)")
+                    throw Failure(
+                        offset: error.offset,
+                        message: "event \(events.count): \(error.message)",
+                        event: (events.count, start)
+                    )
                 }
             }
         }
@@ -250,4 +271,40 @@ enum IngestParser {
     }
 }
 
+extension IngestParser {
+    /// The JSON value starting at `start` in `body` (an object or array up to its matching
+    /// close, strings and their escapes skipped), cut after `limit` bytes: the offending event
+    /// as the client wrote it.
+    static func excerpt(of body: [UInt8], from start: Int, limit: Int) -> String {
+        guard start < body.count else { return "" }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var end = start
+        scan: while end < body.count, end - start < limit {
+            let byte = body[end]
+            end += 1
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth <= 0 { break scan }
+            default:
+                if depth == 0 { break scan }
+            }
+        }
+        return String(decoding: body[start..<end], as: UTF8.self)
+    }
+}
 #endif

@@ -362,17 +362,20 @@ import Foundation
         }
     }
 
-    @Test func servesARefreshingPageOfTheLatestEvents() async throws {
+    @Test func servesThePageThatDrawsItselfFromTheEvents() async throws {
         try await withCollector { collector in
-            _ = try await post(collector, body: EventWireEncoder.encode([event(1, payload: ["note": "<b>&"])]))
             let page = try await get(collector, "/")
             #expect(page.statusCode == 200)
             #expect(page.value(forHeader: "content-type") == "text/html; charset=utf-8")
+            #expect(page.value(forHeader: "cache-control") == "no-store")
             let html = String(decoding: page.body, as: UTF8.self)
-            #expect(html.contains(#"<meta http-equiv="refresh" content="2">"#))
-            #expect(html.contains("1 events received, 0 duplicates dropped"))
-            #expect(html.contains("<b>Event.1</b>"))
-            #expect(html.contains("note=&lt;b&gt;&amp;"))
+            // It updates itself by asking for the events after the last it has; it never
+            // reloads (which lost the reader's scroll position).
+            #expect(!html.contains("http-equiv=\"refresh\""))
+            #expect(html.contains(#""/events?since=" + next + "&limit=500""#))
+            // Received text reaches the page only through textContent, never as markup.
+            #expect(!html.contains("innerHTML"))
+            #expect(!html.contains("insertAdjacentHTML"))
         }
     }
 

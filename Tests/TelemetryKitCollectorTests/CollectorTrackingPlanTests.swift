@@ -58,7 +58,7 @@ import Foundation
         )
     }
 
-    @Test func marksViolatingEventsInEventsAndOnThePage() async throws {
+    @Test func marksViolatingEventsInEvents() async throws {
         let collector = try await Collector.start(Collector.Configuration(trackingPlan: plan))
         let body = EventWireEncoder.encode([
             event(
@@ -106,11 +106,7 @@ import Foundation
         #expect(
             collector.planViolations(of: collector.events[2].id) == [.unknownEvent(name: "Checkout.complete")]
         )
-
-        let html = String(decoding: try await request(collector, "GET", "/").body, as: UTF8.self)
-        #expect(html.contains("3 events received, 0 duplicates dropped, 1 ingest requests. 2 break the tracking plan."))
-        #expect(html.components(separatedBy: #"<tr class="violation">"#).count == 3)
-        #expect(html.contains("✗ &#39;Checkout.complete&#39; is not in the tracking plan"))
+        // The page draws the marks from this document: CollectorPageBrowserTests.
         await collector.shutdown()
     }
 
@@ -135,8 +131,6 @@ import Foundation
         #expect(document.events.map(\.type) == ["Anything"])
         #expect(document.events.first?.planViolations == nil)
         #expect(collector.violatingEventCount == 0)
-        let html = String(decoding: try await request(collector, "GET", "/").body, as: UTF8.self)
-        #expect(!html.contains("tracking plan"))
         await collector.shutdown()
     }
 }

@@ -1,0 +1,204 @@
+#if Tools
+import Foundation
+import Testing
+import TelemetryKit
+import TelemetryKitCollector
+import TelemetryKitHTTP
+import TelemetryKitSupport
+import TelemetryKitTrackingPlan
+import TelemetryKitTypedEvents
+
+/// The collector's page in a real browser: headless Chromium (Debian's `chromium`, which
+/// scripts/install-system-packages.sh installs) loads it, runs its JavaScript, and the test
+/// reads what ended up on screen.
+@Suite(.serialized) struct CollectorPageBrowserTests {
+    private let connection = URLSessionHTTPConnection()
+
+    /// The browser, or a failure saying how to install it: a missing browser must not pass.
+    private static func chromium() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            for name in ["chromium", "chromium-browser"] {
+                let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
+        }
+        throw BrowserTestError(
+            "Chromium is not installed, so the page cannot be checked in a browser: "
+                + "run scripts/install-system-packages.sh (it installs Debian's chromium)."
+        )
+    }
+
+    /// Runs headless Chromium with `arguments` and the page's URL; returns standard output.
+    /// The virtual time budget lets the page's script fetch the events and draw before the
+    /// browser reports, without waiting that long in real time.
+    private static func browse(_ url: String, _ arguments: [String]) throws -> String {
+        let profile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("telemetrykit-chromium-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let output = profile.appendingPathComponent("stdout")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        try Data().write(to: output)
+        let handle = try FileHandle(forWritingTo: output)
+        let process = Process()
+        process.executableURL = try chromium()
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000", "--window-size=1280,900",
+            ] + arguments + [url]
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        guard process.terminationStatus == 0 else {
+            throw BrowserTestError("chromium exited with \(process.terminationStatus)")
+        }
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+
+    private func post(_ collector: Collector, _ body: [UInt8]) async throws -> Int {
+        let url = try #require(URL(string: collector.baseURL + "/v2/namespace/ns/"))
+        let request = HTTPRequest(
+            url: url,
+            headers: [HTTPHeader("Content-Type", "application/json")],
+            body: Data(body),
+            timeout: 30
+        )
+        return try await connection.send(request).statusCode
+    }
+
+    private func event(_ type: String, _ payload: [String: PayloadValue]) -> Event {
+        Event(appID: "APP", type: type, clientUser: "user-42", receivedAt: Date(), payload: payload)
+    }
+
+    /// Events as an app sends them: its own parameters beside the SDK's.
+    private func sendTheScene(to collector: Collector) async throws {
+        let sdk: [String: PayloadValue] = [
+            "TelemetryDeck.Device.operatingSystem": "Linux", "TelemetryDeck.AppInfo.version": "1.2",
+        ]
+        let first = try await post(
+            collector,
+            EventWireEncoder.encode([
+                event("App.launched", sdk),
+                event("Checkout.completed", sdk.merging(["screen": "checkout", "items": 3]) { $1 }),
+            ])
+        )
+        let second = try await post(
+            collector,
+            EventWireEncoder.encode([
+                event("Checkout.completed", sdk.merging(["screen": "cart", "items": 1]) { $1 }),
+                event("<script>alert(1)</script>", ["note": "<b>bold</b>"]),
+            ])
+        )
+        let valid = String(decoding: EventWireEncoder.encode([event("Checkout.completed", [:])]), as: UTF8.self)
+        let refused = try await post(
+            collector,
+            Array(valid.replacingOccurrences(of: #""isTestMode":"false""#, with: #""isTestMode":false"#).utf8)
+        )
+        #expect([first, second, refused] == [Int]([200, 200, 400]))
+    }
+
+    @Test func thePageShowsTheRowsFoldedParametersRejectionsAndChart() async throws {
+        let collector = try await Collector.start()
+        try await sendTheScene(to: collector)
+        let dom = try Self.browse(collector.baseURL + "/", ["--dump-dom"])
+        await collector.shutdown()
+
+        // The rows, newest first, one per event, the summary above them.
+        let rows = try #require(dom.range(of: #"<tbody id="rows">"#).map { dom[$0.upperBound...] })
+        let body = String(rows[..<(rows.range(of: "</tbody>")?.lowerBound ?? rows.endIndex)])
+        #expect(body.components(separatedBy: "<tr ").count - 1 == 4)
+        let types = body.components(separatedBy: #"<td class="type" title=""#).dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        #expect(
+            types == [
+                "&lt;script&gt;alert(1)&lt;/script&gt;", "Checkout.completed", "Checkout.completed", "App.launched",
+            ]
+        )
+        #expect(dom.contains("4 events received, 0 duplicates, 3 requests, 1 rejected."))
+        // An event named <script> is text: the only script element is the page's own.
+        #expect(dom.components(separatedBy: "<script").count - 1 == 1)
+        #expect(
+            body.contains(
+                #"<span class="p" title="note = &lt;b&gt;bold&lt;/b&gt;"><b>note=</b>&lt;b&gt;bold&lt;/b&gt;</span>"#
+            )
+        )
+        // The app's own parameters on the line; the SDK's folded behind one click.
+        #expect(body.contains(#"<span class="p" title="screen = cart"><b>screen=</b>cart</span>"#))
+        #expect(
+            body.contains(
+                #"<details class="sdk"><summary>+2 SDK</summary><span class="p" title="AppInfo.version = 1.2">"#
+            )
+        )
+        #expect(!body.contains("<details class=\"sdk\" open"))
+        // Counts per type and the chart's bars for this minute.
+        #expect(dom.contains(#"<td class="count">2</td><td class="name">Checkout.completed</td>"#))
+        #expect(dom.contains(#"data-type="Checkout.completed" data-count="2""#))
+        #expect(dom.contains(#"data-type="App.launched" data-count="1""#))
+        // The rejected request with its status, reason, event and member.
+        #expect(dom.contains(#"<span id="rejected-count">1</span>"#))
+        #expect(
+            dom.contains(
+                #"<span class="status">400</span> <span class="reason">Malformed body: at byte "#
+            )
+        )
+        #expect(dom.contains(#"event 0: member 'isTestMode' must be the string "true" or "false", not a JSON boolean"#))
+        #expect(dom.contains(" · /v2/namespace/ns/ · event 0 · member isTestMode</div>"))
+        #expect(dom.contains(#"<pre class="offending">{"#))
+    }
+
+    @Test func violatingEventsAreMarkedOnThePage() async throws {
+        let plan = TrackingPlan(events: [EventSchema(name: "Checkout.completed")])
+        let collector = try await Collector.start(Collector.Configuration(trackingPlan: plan))
+        let status = try await post(
+            collector,
+            EventWireEncoder.encode([event("Checkout.completed", [:]), event("Checkout.complete", [:])])
+        )
+        let dom = try Self.browse(collector.baseURL + "/", ["--dump-dom"])
+        await collector.shutdown()
+
+        #expect(status == 200)
+        #expect(dom.contains("2 events received, 0 duplicates, 1 requests, 0 rejected, 1 break the tracking plan."))
+        #expect(dom.components(separatedBy: #" class="violation">"#).count - 1 == 1)
+        #expect(
+            dom.contains(
+                #"<span class="violation-text">✗ 'Checkout.complete' is not in the tracking plan</span></td></tr>"#
+            )
+        )
+    }
+
+    /// The picture kept in the collector's documentation: regenerate it with
+    /// `TELEMETRYKIT_COLLECTOR_SCREENSHOT=Modules/TelemetryKitCollector/TelemetryKitCollector.docc/Resources/collector-page.png`.
+    @Test func thePageRendersAScreenshot() async throws {
+        let collector = try await Collector.start()
+        try await sendTheScene(to: collector)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("telemetrykit-screenshot-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("page.png")
+        _ = try Self.browse(collector.baseURL + "/", ["--screenshot=\(file.path)", "--hide-scrollbars"])
+        await collector.shutdown()
+
+        let png = try Data(contentsOf: file)
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // 1280 × 900 pixels, the window asked for (the width and height of the IHDR chunk).
+        #expect(Array(png[16..<24]) == [0, 0, 0x05, 0x00, 0, 0, 0x03, 0x84])
+        if let keep = ProcessInfo.processInfo.environment["TELEMETRYKIT_COLLECTOR_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: keep))
+        }
+    }
+}
+
+struct BrowserTestError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+#endif
