@@ -69,9 +69,10 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = directoryOptions.workspace
+        try workspace.prepare()
         let settings = endpointOptions.settings(saved: workspace.loadSettings())
         let queue = try QueueClient(workspace: workspace, settings: settings, timeout: endpointOptions.timeout)
-        try workspace.save(settings)
+        try workspace.remember(settings)
         await queue.client.start()
         await queue.client.send(EventInput(name, parameters: try Self.parse(parameter), floatValue: floatValue))
         say("Queued \(name) for \(queue.endpoint.absoluteString)")
@@ -99,9 +100,10 @@ struct FlushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = directoryOptions.workspace
+        try workspace.prepare()
         let settings = endpointOptions.settings(saved: workspace.loadSettings())
         let queue = try QueueClient(workspace: workspace, settings: settings, timeout: endpointOptions.timeout)
-        try workspace.save(settings)
+        try workspace.remember(settings)
         await queue.client.start()
         let result = await queue.flush()
         say("Delivered \(result.delivered) event(s) to \(queue.endpoint.absoluteString).")
@@ -125,12 +127,20 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = directoryOptions.workspace
+        try workspace.prepare()
         let settings = workspace.loadSettings() ?? .defaults
         let state = workspace.loadState()
-        let cache = try makeEventCache(
-            directory: workspace.cacheDirectory,
-            logger: StandardErrorLogger(minimumLevel: .warning)
-        )
+        let cache = try workspace.openQueue(logger: StandardErrorLogger(minimumLevel: .warning))
+        // The count is kept in memory and reads 0 when the queue could not be opened (a full
+        // disk, a damaged file): reading the queue is what tells a real 0 from a failure.
+        do {
+            _ = try await cache.peek(limit: 1)
+        } catch {
+            throw CommandFailure(
+                "Cannot read the queue in \(workspace.cacheDirectory.path): \(error). "
+                    + "How many events are queued is unknown; free disk space or check the directory, then retry."
+            )
+        }
         let queued = await cache.count()
         let backoff = BackoffPolicy()
         say("Directory:    \(workspace.directory.path)")
@@ -156,7 +166,12 @@ struct StatusCommand: AsyncParsableCommand {
 struct CollectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collect",
-        abstract: "Run a local ingest collector and print the events it receives."
+        abstract: "Run a local ingest collector and print the events it receives.",
+        discussion: """
+            Prints one line per received event and per rejected request, with the reason the \
+            collector gave. Ctrl-C stops it and prints a summary: events received, duplicates, \
+            rejected requests, and the count per event type.
+            """
     )
 
     @Option(help: ArgumentHelp("The port to listen on (0 picks a free one).", valueName: "n"))
@@ -164,6 +179,14 @@ struct CollectCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "seconds"))
     var duration: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "How many of the latest events to keep for the page and /events; all are counted.",
+            valueName: "n"
+        )
+    )
+    var keep: Int = 5_000
 
     @Option(
         help: ArgumentHelp(
@@ -177,11 +200,17 @@ struct CollectCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive.") }
+        guard keep >= 1 else { throw ValidationError("--keep must be at least 1.") }
     }
 
     func run() async throws {
         let trackingPlan = try plan.map(Self.readPlan)
-        let collector = try await startCollector(port: port, trackingPlan: trackingPlan)
+        // Stop signals are taken before the collector starts, so that a Ctrl-C at any moment
+        // ends in the summary rather than in the default action, which kills the process.
+        let interruption = Interruption()
+        let collector = try await startCollector(
+            Collector.Configuration(port: port, retention: .latest(events: keep), trackingPlan: trackingPlan)
+        )
         say("Collecting on \(collector.baseURL)  (events: \(collector.baseURL)/events, page: \(collector.baseURL)/)")
         if let trackingPlan, let plan {
             say("Checking against \(plan): \(trackingPlan.events.count) event(s)")
@@ -195,16 +224,28 @@ struct CollectCommand: AsyncParsableCommand {
                 }
             }
         }
-        let seconds = duration ?? .infinity
-        var waited = 0.0
-        while waited < seconds {
-            let step = min(1, seconds - waited)
-            try await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))
-            waited += step
+        collector.observeRejections { rejection in
+            say("✗ Rejected with \(rejection.status) (\(rejection.path)): \(rejection.reason)")
         }
+        await interruption.wait(seconds: duration)
         await collector.shutdown()
-        say("Received \(collector.eventCount) event(s), \(collector.duplicateCount) duplicate(s).")
+        say(Self.summary(of: collector))
         if trackingPlan != nil { say("\(collector.violatingEventCount) event(s) broke the tracking plan.") }
+    }
+
+    /// What the collector saw: totals, then the count per event type, most frequent first.
+    static func summary(of collector: Collector) -> String {
+        var lines = [
+            "Received \(collector.eventCount) event(s), \(collector.duplicateCount) duplicate(s), "
+                + "\(collector.rejectedCount) rejected request(s) of \(collector.requestCount)."
+        ]
+        let counts = collector.countsByType.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        let width = counts.first.map { String($0.value).count } ?? 0
+        for (type, count) in counts {
+            let number = String(count)
+            lines.append("  " + String(repeating: " ", count: width - number.count) + number + " × " + type)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The plan at `path`, or a validation error that names the file and what is wrong.

@@ -55,6 +55,18 @@ struct EndpointOptions: ParsableArguments {
             throw ValidationError("--app-id must not be blank.")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number.") }
+        if let endpoint {
+            // Checked here, before anything runs: a mistyped endpoint must neither be sent to
+            // (`notaurl` would become https://notaurl/) nor saved for later runs.
+            guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+            else {
+                throw ValidationError(
+                    "--endpoint '\(endpoint)' is not an http:// or https:// URL with a host; "
+                        + "give one like https://nom.telemetrydeck.com or http://127.0.0.1:8080."
+                )
+            }
+        }
     }
 
     /// These options over the saved settings over the defaults.
@@ -103,7 +115,7 @@ struct QueueClient {
             throw ValidationError("\(error)")
         }
         let logger = StandardErrorLogger(minimumLevel: .warning)
-        let cache = try makeEventCache(directory: workspace.cacheDirectory, logger: logger)
+        let cache = try workspace.openQueue(logger: logger)
         let reports = Locked([DeliveryReport]())
         self.client = TelemetryClient(
             configuration: .init(appID: settings.appID),
@@ -136,6 +148,7 @@ struct QueueClient {
         switch result {
         case .complete: remaining = 0
         case .incomplete(let count): remaining = count
+        case .rejected(_, let count): remaining = count
         }
         let attempted = !reports.current.isEmpty
         var state = workspace.loadState()

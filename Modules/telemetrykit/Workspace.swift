@@ -51,6 +51,53 @@ struct Workspace {
         }
     }
 
+    /// Makes sure the queue directory exists and can be written, or says in a sentence why
+    /// not and what to do: what `send` and `flush` need before they touch the queue.
+    func prepare() throws(CommandFailure) {
+        let advice = "Pass --directory (or set TELEMETRYKIT_HOME) to a directory you can write to."
+        // A file on the way: creating the directory would fail with an error naming no path.
+        var path = directory.standardizedFileURL
+        while path.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                let what = path == directory.standardizedFileURL ? "" : ", so \(directory.path) cannot be one"
+                throw CommandFailure("\(path.path) is a file, not a directory\(what). \(advice)")
+            }
+            path.deleteLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(
+                "Cannot create the queue directory \(cacheDirectory.path) (\(error.localizedDescription)). \(advice)"
+            )
+        }
+        guard FileManager.default.isWritableFile(atPath: cacheDirectory.path) else {
+            throw CommandFailure("The queue directory \(cacheDirectory.path) is not writable. \(advice)")
+        }
+    }
+
+    /// Saves `settings`, or says why it could not.
+    func remember(_ settings: Settings) throws(CommandFailure) {
+        do {
+            try save(settings)
+        } catch {
+            throw CommandFailure("Cannot save the settings to \(settingsURL.path) (\(error.localizedDescription)).")
+        }
+    }
+
+    /// The queue, or a sentence saying why it cannot be opened.
+    func openQueue(logger: any Logging) throws(CommandFailure) -> any EventCaching {
+        do {
+            return try makeEventCache(directory: cacheDirectory, logger: logger)
+        } catch {
+            throw CommandFailure(
+                "Cannot open the queue in \(cacheDirectory.path) (\(error)). "
+                    + "Free space on the disk or check the directory, then retry."
+            )
+        }
+    }
+
     func loadSettings() -> Settings? {
         guard let data = try? Data(contentsOf: settingsURL) else { return nil }
         return try? Self.decoder.decode(Settings.self, from: data)
