@@ -22,6 +22,10 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists javascriptcoregtk-4.0; }; then
     missing+=(libjavascriptcoregtk-4.0-dev)
 fi
+# Headless Chromium, in which TelemetryKitCollectorTests load the collector's page, and a font
+# for the page's screenshot.
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
 [ "${#missing[@]}" -gt 0 ] || exit 0
 
 echo "installing: ${missing[*]}" >&2
