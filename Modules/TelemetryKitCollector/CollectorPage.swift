@@ -78,6 +78,10 @@ enum CollectorPage {
         const rows = $("rows"), typeFilter = $("type-filter"), textFilter = $("text-filter");
         let next = null;
         let typeNames = "";
+        const initial = new URLSearchParams(location.search);
+        // The type asked for in the address, chosen once the first answer lists it.
+        let requestedType = initial.get("type") || "";
+        textFilter.value = initial.get("q") || "";
 
         function el(tag, attributes, text) {
           const node = document.createElement(tag);
@@ -132,6 +136,12 @@ enum CollectorPage {
             && (!query || tr.dataset.text.includes(query));
         }
         function applyFilter() {
+          // The filters live in the address too, so a reload or a shared link keeps them.
+          const query = new URLSearchParams();
+          if (typeFilter.value) query.set("type", typeFilter.value);
+          if (textFilter.value) query.set("q", textFilter.value);
+          const search = query.toString();
+          if (location.search.slice(1) !== search) history.replaceState(null, "", search ? "?" + search : "/");
           let shown = 0;
           for (const tr of rows.children) {
             tr.hidden = !matches(tr);
@@ -177,10 +187,12 @@ enum CollectorPage {
           const sorted = names.slice().sort();
           if (sorted.join("\n") === typeNames) return;
           typeNames = sorted.join("\n");
-          const chosen = typeFilter.value;
+          const chosen = typeFilter.value || requestedType;
           typeFilter.replaceChildren(el("option", {value: ""}, "all types"),
             ...sorted.map((name) => el("option", {value: name}, name)));
           typeFilter.value = chosen;
+          if (typeFilter.value === requestedType) requestedType = "";
+          applyFilter();
         }
 
         // Stacked bars, one per minute, the busiest types in colour and the rest in grey.

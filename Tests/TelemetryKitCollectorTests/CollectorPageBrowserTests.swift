@@ -150,6 +150,27 @@ import TelemetryKitTypedEvents
         #expect(dom.contains(#"<pre class="offending">{"#))
     }
 
+    @Test func theFiltersByTypeAndTextHideTheOtherRows() async throws {
+        let collector = try await Collector.start()
+        try await sendTheScene(to: collector)
+        let byType = try Self.browse(collector.baseURL + "/?type=Checkout.completed", ["--dump-dom"])
+        let byBoth = try Self.browse(collector.baseURL + "/?type=Checkout.completed&q=cart", ["--dump-dom"])
+        let byText = try Self.browse(collector.baseURL + "/?q=BOLD", ["--dump-dom"])
+        await collector.shutdown()
+
+        /// The types of the rows left visible.
+        func shown(_ dom: String) -> [String] {
+            dom.components(separatedBy: "<tr data-type=\"").dropFirst().filter {
+                !$0.prefix { $0 != ">" }.contains(" hidden")
+            }.map { String($0.prefix { $0 != "\"" }) }
+        }
+        #expect(shown(byType) == ["Checkout.completed", "Checkout.completed"])
+        #expect(byType.contains(#"<span id="shown">2 of 4 shown</span>"#))
+        #expect(shown(byBoth) == ["Checkout.completed"])
+        #expect(byBoth.contains(#"<span id="shown">1 of 4 shown</span>"#))
+        #expect(shown(byText) == ["&lt;script&gt;alert(1)&lt;/script&gt;"])
+    }
+
     @Test func violatingEventsAreMarkedOnThePage() async throws {
         let plan = TrackingPlan(events: [EventSchema(name: "Checkout.completed")])
         let collector = try await Collector.start(Collector.Configuration(trackingPlan: plan))
