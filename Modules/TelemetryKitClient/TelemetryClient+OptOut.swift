@@ -10,7 +10,7 @@ extension TelemetryClient {
     /// opted out are not delivered afterwards. Enabling again affects only later events;
     /// dropped events are gone for good.
     ///
-    /// Returns once the change is in effect (caches purged) and written to storage. Calls
+    /// Returns once the change is in effect (caches purged) and on disk (the storage flushed). Calls
     /// take effect in the order they were made.
     ///
     /// ```swift
@@ -25,6 +25,9 @@ extension TelemetryClient {
                 await purgeCaches()
             }
             await storage.set(disabled, forKey: TelemetryStorageKeys.analyticsDisabled)
+            // On disk before the call returns: a program that exits right after opting out
+            // must not send at its next launch.
+            await storage.flush()
         }
     }
 

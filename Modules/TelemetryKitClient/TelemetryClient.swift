@@ -181,6 +181,12 @@ public final class TelemetryClient: Sendable {
         for processor in processors {
             await processor.start(storage: storage, logger: logger, emitter: emitter)
         }
+        // What the processors stored as they started (the install id, the session counters) is
+        // on disk before any event of this launch can be delivered: a debounced storage would
+        // otherwise lose it to a program that ends a moment after launch, making every run of a
+        // command-line tool a new install with a new user. (Each processor's `start` returns with
+        // its state set in the storage.)
+        await storage.flush()
         let consumer = Task { [intake, weak self] in
             // The append of the last group, still committing while the next items are
             // processed (see `process(_:after:)`).
@@ -332,8 +338,8 @@ public final class TelemetryClient: Sendable {
         await send(EventInput(name, parameters: parameters, floatValue: floatValue, customUserID: customUserID))
     }
 
-    /// Processes everything sent so far and delivers every destination's queue completely,
-    /// or until a destination asks to retry later.
+    /// Processes everything sent so far, writes the ``storage``'s pending changes, and delivers
+    /// every destination's queue completely, or until a destination asks to retry later.
     ///
     /// Events held in memory (a cache fails) are cached first; while any remain, the result
     /// is `.incomplete` and counts them. Events a receiver refused for good during the flush
@@ -363,6 +369,7 @@ public final class TelemetryClient: Sendable {
         if running {
             await intake.barrier()
         }
+        await storage.flush()  // the processors' state too, not only the events
         let (remaining, rejected) = await withTaskGroup(of: Dispatcher.Remaining.self) { group in
             for dispatcher in dispatchers {
                 group.addTask { await dispatcher.flush(deadline: deadline) }
@@ -378,8 +385,9 @@ public final class TelemetryClient: Sendable {
     var isRunning: Bool { runtime.withLock { $0.phase == .running } }  // for TelemetryClient+Lifecycle.swift
 
     /// Items queued for the intake's consumer: what tests wait for to know that a send or a
-    /// barrier is queued behind the item being processed.
-    var queuedItemCount: Int { intake.pendingCount }
+    /// barrier is queued behind the item being processed, and what the facade reports lost
+    /// when the process exits before they were cached.
+    package var queuedItemCount: Int { intake.pendingCount }
 
     /// Waits until every event sent so far went through the pipeline and into the caches.
     public func waitUntilProcessed() async {

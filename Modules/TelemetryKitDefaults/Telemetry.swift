@@ -173,6 +173,7 @@ public enum Telemetry {
         // As in v3, `initialize` returns with the SDK's first events and the replayed ones in
         // the cache: a test that initializes and then reads the cache finds them.
         await client.waitUntilProcessed()
+        _ = exitHandler  // events accepted but not queued when the process exits (Telemetry+Exit.swift)
     }
 
     /// Stops the SDK: processors stop, queued events are sent (with a deadline), and a
@@ -329,11 +330,16 @@ public enum Telemetry {
 
     // MARK: Users, sessions, test mode
 
-    /// Sets the user identifier of later events (`nil` returns to the default).
+    /// Sets the user identifier of later events, in this launch and the next ones (`nil` returns
+    /// to the default).
+    ///
+    /// Returns once the choice is on disk: a program that exits right after it still sends as
+    /// this user at its next launch.
     public static func setUserIdentifier(_ value: String?) async {
         guard let client else { return }
         client.setUserIdentifier(value)
         await client.processor(conformingTo: (any UserIdentifierManaging).self)?.setUserIdentifier(value)
+        await client.storage.flush()
     }
 
     /// The current session's id; nil before `initialize` or without a session processor.

@@ -114,8 +114,8 @@ public final class ConsentProcessor: SynchronousEventProcessor {
     public var droppedFromQueueCount: Int { state.withLock { $0.droppedFromQueue } }
 
     /// Grants consent (adding `purposes` to those granted) and releases the waiting events in
-    /// order. Returns once they are queued in the client again (and the decision is being
-    /// persisted). Before the client started, they are released at start.
+    /// order. Returns once they are queued in the client again and the decision is on disk.
+    /// Before the client started, they are released (and the decision saved) at start.
     public func grant(_ purposes: Set<ConsentPurpose> = []) async {
         state.withLock { state in
             state.decision = .granted
@@ -125,18 +125,21 @@ public final class ConsentProcessor: SynchronousEventProcessor {
         }
         persist()
         await emitPending()
+        await saveDecision()
     }
 
-    /// Withdraws `purposes`; overall consent stays as it is.
+    /// Withdraws `purposes`; overall consent stays as it is. Returns once that is on disk.
     public func revoke(_ purposes: Set<ConsentPurpose>) async {
         state.withLock { state in
             state.granted.subtract(purposes)
             if state.storage == nil { state.decidedBeforeStart = true }
         }
         persist()
+        await saveDecision()
     }
 
-    /// Denies consent: the waiting events are dropped, and so is every later event.
+    /// Denies consent: the waiting events are dropped, and so is every later event. Returns once
+    /// the decision is on disk.
     public func deny() async {
         state.withLock { state in
             state.decision = .denied
@@ -147,6 +150,14 @@ public final class ConsentProcessor: SynchronousEventProcessor {
             if state.storage == nil { state.decidedBeforeStart = true }
         }
         persist()
+        await saveDecision()
+    }
+
+    /// Waits for the writes queued so far and flushes the storage: a decision the user made is
+    /// not lost to a program that exits right after it (a debounced storage writes later).
+    private func saveDecision() async {
+        await writes.drain()
+        await state.withLock { $0.storage }?.flush()
     }
 
     /// A transformation for a destination that lets through only events whose purposes,
@@ -216,6 +227,9 @@ public final class ConsentProcessor: SynchronousEventProcessor {
             }
         }
         persist()
+        // In the storage when `start` returns (a decision made before it included), so the
+        // client's write after the processors' start puts it on disk.
+        await writes.drain()
         await emitPending()
     }
 

@@ -266,11 +266,12 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
                 await emitter.send(SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: now))
             }
         }
-        // Not waited for: the history's first encoding is half a millisecond of a launch, and
-        // the storage writes it to disk later anyway. At a lower priority, so that it does not
-        // hold up the thread that processes these events; work queued after it (a lifecycle
-        // signal's) and `waitUntilIdle()` wait for it.
-        work.enqueue(priority: .utility) { await self.save() }
+        // Waited for: the client writes the storage to disk once the processors have started,
+        // before any event of the launch is delivered, and the new session must be counted in
+        // it (a command-line tool may exit a moment later). Queued, so that it stays in order
+        // with the saves of lifecycle signals that arrived meanwhile.
+        work.enqueue { await self.save() }
+        await work.drain()
     }
 
     public func stop() async {

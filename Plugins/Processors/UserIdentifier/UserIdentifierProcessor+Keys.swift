@@ -6,5 +6,8 @@ extension UserIdentifierProcessor {
         /// Where TelemetryDeck's SDK (v2, v3) persisted the same identifier; read once, on the
         /// first start with a storage that has no ``installationIdentifier``.
         public static let telemetryDeckUserIdentifier = "defaultUserIdentifier"
+        /// The identifier set with ``UserIdentifierProcessor/setUserIdentifier(_:)`` (a string;
+        /// absent when none is set), so that the user the app chose is the user of later launches.
+        public static let assignedUserIdentifier = "TelemetryKit.UserIdentifier.assignedUserIdentifier"
     }
 }

@@ -18,7 +18,8 @@ import UIKit
 /// 2. the identifier already in the context, which the client seeds from
 ///    `TelemetryClient.setUserIdentifier(_:)`;
 /// 3. the identifier set with ``setUserIdentifier(_:)`` (the ``UserIdentifierManaging``
-///    capability, which `Telemetry.setUserIdentifier` reaches);
+///    capability, which `Telemetry.setUserIdentifier` reaches), persisted under
+///    ``Keys/assignedUserIdentifier`` and read again at the next `start`;
 /// 4. the `defaultUser` given to `init`;
 /// 5. the platform default: on iOS, tvOS and visionOS the device's `identifierForVendor`;
 ///    elsewhere (Linux, macOS, watchOS, Windows), and when the vendor identifier is not
@@ -34,7 +35,15 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
     /// The identifier used when neither the event nor the client names a user.
     public let defaultUser: String?
     private let platformDefault = Locked<String?>(nil)
-    private let assignedUser = Locked<String?>(nil)
+    private let assigned = Locked(Assigned())
+
+    /// The identifier set with ``setUserIdentifier(_:)``, and where it persists.
+    private struct Assigned {
+        var user: String?
+        /// Set by ``setUserIdentifier(_:)`` before `start`: the stored one must not override it.
+        var setBeforeStart = false
+        var storage: (any ProcessorStorage)?
+    }
 
     /// Creates the processor.
     ///
@@ -45,6 +54,15 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+        let stored = await storage.string(forKey: Keys.assignedUserIdentifier)
+        let setBeforeStart = assigned.withLock { assigned -> Bool in
+            assigned.storage = storage
+            if !assigned.setBeforeStart { assigned.user = stored.flatMap { $0.isEmpty ? nil : $0 } }
+            return assigned.setBeforeStart
+        }
+        if setBeforeStart {
+            await storage.set(assigned.current.user, forKey: Keys.assignedUserIdentifier)
+        }
         guard defaultUser == nil else { return }
         #if canImport(UIKit) && !os(watchOS)
         if let vendorIdentifier = await Self.identifierForVendor() {
@@ -73,7 +91,7 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
             context.userIdentifier = custom
         } else if let seeded = context.userIdentifier, !seeded.isEmpty {
             // Set by the client (`setUserIdentifier`): keep it.
-        } else if let assigned = assignedUser.current {
+        } else if let assigned = assigned.current.user {
             context.userIdentifier = assigned
         } else if let defaultUser {
             context.userIdentifier = defaultUser
@@ -84,12 +102,22 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
 
     /// The identifier events get when neither they nor the client name one.
     public func currentUserIdentifier() async -> String? {
-        assignedUser.current ?? defaultUser ?? platformDefault.current
+        assigned.current.user ?? defaultUser ?? platformDefault.current
     }
 
-    /// Sets the identifier of later events; `nil` (or empty) returns to the default.
+    /// Sets the identifier of later events, this launch's and the next ones'; `nil` (or empty)
+    /// returns to the default.
+    ///
+    /// Returns with the value set in the storage (before `start`: `start` stores it); the
+    /// storage writes it to disk on its `flush()`, which `Telemetry.setUserIdentifier` awaits.
     public func setUserIdentifier(_ value: String?) async {
-        assignedUser.set(value.flatMap { $0.isEmpty ? nil : $0 })
+        let user = value.flatMap { $0.isEmpty ? nil : $0 }
+        let storage = assigned.withLock { assigned -> (any ProcessorStorage)? in
+            assigned.user = user
+            if assigned.storage == nil { assigned.setBeforeStart = true }
+            return assigned.storage
+        }
+        await storage?.set(user, forKey: Keys.assignedUserIdentifier)
     }
 
     /// The platform default, creating a random one if `start` has not provided one.
