@@ -216,7 +216,7 @@ let composition: [Library] = [
         "Modules/TelemetryKitDefaults",
         [client, support, typedEvents] + defaultPlugins.map { .target(name: "TelemetryKit\($0)") }
     )
-    .with { $0.tests = ["TopLevelAwaitCheck", collector] }.withPrivacyManifest,
+    .with { $0.tests = ["TopLevelAwaitCheck", "telemetrykit-quickexit", collector] }.withPrivacyManifest,
     Library("Collector", "Modules/TelemetryKitCollector", [support, "CZlib", "TelemetryKitTrackingPlan"] + nioServer)
         .with { $0.tests = [http, support] },
 ]
@@ -334,6 +334,12 @@ let otherTargets: [Target] =
         executable("telemetrykit-storage-writer", fileStorages, path: "TestSupport/telemetrykit-storage-writer"),
         // Top-level code that checks `await Telemetry.event(...)` waits (run by the Defaults tests).
         executable("TopLevelAwaitCheck", ["TelemetryKitDefaults", testKit], path: "TestSupport/TopLevelAwaitCheck"),
+        // A CLI that makes a change and exits at once (run by the Defaults tests' exit tests).
+        executable(
+            "telemetrykit-quickexit",
+            ["TelemetryKitDefaults", "TelemetryKitConsent"],
+            path: "TestSupport/telemetrykit-quickexit"
+        ),
         // Connections and collector helpers for the tests that talk to the loopback collector.
         helper(
             "TelemetryKitHTTPTestSupport",

@@ -24,7 +24,7 @@ extension FacadeTests {
             processors: Telemetry.defaultProcessors() + [ABTestProcessor(variant: "B")]
         )
         Telemetry.signal("Screen.shown", parameters: ["screen": "home"])  // returns at once
-        await Telemetry.event("Checkout.completed", parameters: ["items": 3])  // returns once cached
+        await Telemetry.send(EventInput("Checkout.completed", parameters: ["items": 3]))  // returns once cached
         await Telemetry.flush()
 
         let received = collector.events
