@@ -20,9 +20,14 @@ package enum ISO8601 {
         return value
     }
 
-    /// `date` truncated to whole milliseconds, the precision events are stored and sent with.
-    package static func truncatedToMilliseconds(_ date: Date) -> Date {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    /// `date` in whole milliseconds, the precision events are stored and sent with: the first
+    /// millisecond not before it, so that an event's time is never earlier than the moment it
+    /// was created (TelemetryDeck v3 keeps the exact moment; a test that notes the time before
+    /// sending expects the event at or after it).
+    package static func wholeMilliseconds(notBefore date: Date) -> Date {
+        let exact = date.timeIntervalSince1970 * 1000
+        // A time already on a millisecond but for the binary fraction's error stays there.
+        let milliseconds = exact - exact.rounded(.down) > 0.001 ? exact.rounded(.up) : exact.rounded(.down)
         guard milliseconds.isFinite else { return date }
         return Date(timeIntervalSince1970: milliseconds / 1000)
     }

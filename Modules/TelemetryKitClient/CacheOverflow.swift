@@ -186,6 +186,27 @@ final class CacheOverflow: Sendable {
         return await drainHoldingTurn()
     }
 
+    /// The oldest `limit` held events, for a delivery round that sends them straight from
+    /// memory because the cache cannot take or give them (see `Dispatcher`).
+    func oldest(_ limit: Int) -> [Event] {
+        state.withLock { $0.prefix(limit) }
+    }
+
+    /// Removes the held events with these ids (delivered or refused straight from memory).
+    /// Events a drain moved into the cache meanwhile are no longer here; they are sent again
+    /// from the cache later (at-least-once: their ids tell).
+    func remove(ids: [UUID]) async {
+        await acquireTurn()
+        defer { releaseTurn() }
+        let removal = Set(ids)
+        state.withLock { state in
+            let kept = Array(state.storage[state.head...].filter { !removal.contains($0.id) })
+            state.departed += state.count - kept.count
+            (state.storage, state.head) = (kept, 0)
+            if kept.isEmpty { state.droppedInBurst = 0 }
+        }
+    }
+
     /// Empties the overflow (analytics were disabled); returns how many events it discarded.
     func removeAll() async -> Int {
         await acquireTurn()

@@ -315,11 +315,15 @@ actor Dispatcher {
                 peeked = try await destination.cache.peek(limit: destination.policy.maxBatchCount)
             } catch {
                 logger.log(.error, "destination '\(destination.id)': reading the cache failed: \(error)")
-                return .failed
+                // What memory holds does not depend on the disk: send it from there.
+                attempted = attempted || overflow.count > 0
+                return await deliverHeld(report: &report) ?? .failed
             }
             if peeked.isEmpty {
                 if overflow.count > 0, await drainOverflow() > 0 { continue }
-                return .empty
+                // The cache is empty but will not take the held events: send them from memory.
+                attempted = attempted || overflow.count > 0
+                return await deliverHeld(report: &report) ?? .empty
             }
 
             let batch = prepare(peeked)
@@ -336,12 +340,40 @@ actor Dispatcher {
             if batch.events.isEmpty { continue }
 
             attempted = true
-            let end = await transmit(batch.events, ids: batch.ids, report: &report)
+            let end = await transmit(batch.events, ids: batch.ids, from: .cache, report: &report)
             switch end {
             case .empty: continue
             case .retry, .failed: return end
             }
         }
+    }
+
+    /// Sends the events held in memory (the cache fails) straight from there, oldest first,
+    /// removing them from memory as they are delivered or refused; nil when none are held.
+    private func deliverHeld(report: inout DeliveryReport) async -> RoundEnd? {
+        guard overflow.count > 0 else { return nil }
+        while !Task.isCancelled {
+            let batch = prepare(overflow.oldest(destination.policy.maxBatchCount))
+            if !batch.expired.isEmpty {
+                await overflow.remove(ids: batch.expired)
+                stats.evicted += batch.expired.count
+            }
+            if batch.events.isEmpty {
+                if overflow.count == 0 { return .empty }
+                continue
+            }
+            let end = await transmit(batch.events, ids: batch.ids, from: .memory, report: &report)
+            guard case .empty = end else { return end }
+            if overflow.count == 0 { return .empty }
+        }
+        return .retry
+    }
+
+    /// Where a batch being sent is kept until it is delivered or refused.
+    private enum Source {
+        case cache
+        /// The in-memory overflow (the cache fails).
+        case memory
     }
 
     private struct PreparedBatch {
@@ -399,7 +431,12 @@ actor Dispatcher {
     }
 
     /// Transmits `events` (the cache's copies, with `ids`), halving on `.payloadTooLarge`.
-    private func transmit(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
+    private func transmit(
+        _ events: [Event],
+        ids: [UUID],
+        from source: Source,
+        report: inout DeliveryReport
+    ) async -> RoundEnd {
         let transformed = await transform(events, ids: ids)
         var sendable: [Event] = []
         var sendableIDs: [UUID] = []
@@ -413,14 +450,19 @@ actor Dispatcher {
             }
         }
         if !dropped.isEmpty {
-            guard await remove(dropped) else { return .failed }
+            guard await remove(dropped, from: source) else { return .failed }
             stats.filtered += dropped.count
         }
         guard !sendable.isEmpty else { return .empty }
-        return await send(sendable, ids: sendableIDs, report: &report)
+        return await send(sendable, ids: sendableIDs, from: source, report: &report)
     }
 
-    private func send(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
+    private func send(
+        _ events: [Event],
+        ids: [UUID],
+        from source: Source,
+        report: inout DeliveryReport
+    ) async -> RoundEnd {
         let outcome = await destination.transmitter.transmit(events)
         if case .retry = outcome, Task.isCancelled {
             // Cut short by the cancellation, not refused by the receiver: the events stay
@@ -429,7 +471,7 @@ actor Dispatcher {
         }
         switch outcome {
         case .delivered:
-            guard await remove(ids) else { return .failed }
+            guard await remove(ids, from: source) else { return .failed }
             stats.delivered += events.count
             report.successCount += events.count
             succeeded()
@@ -437,9 +479,9 @@ actor Dispatcher {
         case .rejected(let reason) where events.count > 1 && Self.mayConcernSomeEvents(reason):
             // A batch refused for its content may hold one bad event among good ones: halve
             // it until the refused ones stand alone, so that only they are dropped.
-            return await sendHalves(events, ids: ids, report: &report)
+            return await sendHalves(events, ids: ids, from: source, report: &report)
         case .rejected(let reason):
-            guard await remove(ids) else { return .failed }
+            guard await remove(ids, from: source) else { return .failed }
             stats.rejected += events.count
             report.failureCount += events.count
             report.rejections.append(reason)
@@ -453,7 +495,7 @@ actor Dispatcher {
         case .payloadTooLarge:
             if events.count == 1 {
                 let reason = RejectionReason("a single event is larger than the receiver accepts", statusCode: 413)
-                guard await remove(ids) else { return .failed }
+                guard await remove(ids, from: source) else { return .failed }
                 stats.rejected += 1
                 report.failureCount += 1
                 report.rejections.append(reason)
@@ -464,7 +506,7 @@ actor Dispatcher {
                 )
                 return .empty
             }
-            return await sendHalves(events, ids: ids, report: &report)
+            return await sendHalves(events, ids: ids, from: source, report: &report)
         case .retry(let after):
             consecutiveFailures += 1
             let delay: Double
@@ -488,11 +530,16 @@ actor Dispatcher {
     }
 
     /// Sends the two halves of a batch one after the other (a receiver refused it whole).
-    private func sendHalves(_ events: [Event], ids: [UUID], report: inout DeliveryReport) async -> RoundEnd {
+    private func sendHalves(
+        _ events: [Event],
+        ids: [UUID],
+        from source: Source,
+        report: inout DeliveryReport
+    ) async -> RoundEnd {
         let middle = events.count / 2
-        let first = await send(Array(events[..<middle]), ids: Array(ids[..<middle]), report: &report)
+        let first = await send(Array(events[..<middle]), ids: Array(ids[..<middle]), from: source, report: &report)
         guard case .empty = first else { return first }
-        return await send(Array(events[middle...]), ids: Array(ids[middle...]), report: &report)
+        return await send(Array(events[middle...]), ids: Array(ids[middle...]), from: source, report: &report)
     }
 
     /// Whether a rejection may concern only some events of the batch (400 Bad Request, 422
@@ -515,8 +562,12 @@ actor Dispatcher {
         receiverAskedToWaitUntil = nil
     }
 
-    private func remove(_ ids: [UUID]) async -> Bool {
+    private func remove(_ ids: [UUID], from source: Source) async -> Bool {
         for id in ids { transformedBatch.removeValue(forKey: id) }
+        if case .memory = source {
+            await overflow.remove(ids: ids)
+            return true
+        }
         do {
             try await destination.cache.remove(ids: ids)
             return true

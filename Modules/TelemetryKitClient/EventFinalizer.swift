@@ -59,7 +59,7 @@ public struct EventFinalizer: Sendable {
         }
         // The payload stays two layers: the (shared, cached) metadata and the input's own
         // parameters on top, so no per-event copy of the metadata is made.
-        let receivedAt = ISO8601.truncatedToMilliseconds(input.timestamp)
+        let receivedAt = ISO8601.wholeMilliseconds(notBefore: input.timestamp)
         return Event(
             id: EventID.make(at: receivedAt),
             appID: appID,

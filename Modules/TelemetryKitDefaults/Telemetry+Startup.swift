@@ -71,8 +71,8 @@ extension Telemetry {
     /// the lifecycle source is disconnected, the analytics choice made before it is pending
     /// again (unless a later one replaced it), and the events, durations and navigation
     /// recorded before it were never handed over. What the processors' start stored (a
-    /// session counted, the install seen) stays; their first events are reported lost by the
-    /// client's shutdown.
+    /// session counted, the install seen) stays, and so their first events are sent from
+    /// memory by the client's shutdown (its queue never opened).
     static func abandonStart(of client: TelemetryClient, analyticsChoice: Bool?) async {
         let subscription = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
             defer { current = nil }

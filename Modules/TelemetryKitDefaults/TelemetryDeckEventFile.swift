@@ -66,7 +66,7 @@ enum TelemetryDeckEventFile {
                 type: type,
                 clientUser: try container.decode(String.self, forKey: .clientUser),
                 sessionID: (try? container.decodeIfPresent(String.self, forKey: .sessionID)) ?? nil,
-                receivedAt: ISO8601.truncatedToMilliseconds(try Self.date(in: container)),
+                receivedAt: ISO8601.wholeMilliseconds(notBefore: try Self.date(in: container)),
                 payload: payload,
                 floatValue: Self.floatValue(in: container),
                 isTestMode: Self.isTestMode(in: container)

@@ -341,3 +341,56 @@ private struct CountingTransformation: EventTransformation {
         return event
     }
 }
+
+/// A queue on a disk that is full and unreadable: every append and every read throws.
+private final class UnusableCache: EventCaching {
+    struct Failure: Error {}
+    func append(_ events: [Event]) async throws { throw Failure() }
+    func peek(limit: Int) async throws -> [Event] { throw Failure() }
+    func remove(ids: [UUID]) async throws { throw Failure() }
+    func count() async -> Int { 0 }
+    func removeAll() async throws { throw Failure() }
+    func evictedCount() async -> Int { 0 }
+}
+
+struct UnusableCacheDeliveryTests {
+    /// Delivery does not depend on the disk for what is in memory: the events the cache would
+    /// not take are sent from memory, and leave it once delivered.
+    @Test func eventsHeldInMemoryAreDeliveredWhileTheCacheCannotBeReadOrWritten() async {
+        let spy = SpyEventTransmitter()
+        spy.script([.retry(after: nil)])
+        let client = TelemetryClient(
+            configuration: .init(appID: "APP"),
+            destinations: [
+                Destination(
+                    id: "d",
+                    transmitter: spy,
+                    cache: UnusableCache(),
+                    policy: DeliveryPolicy(flushInterval: 3600, maxBatchCount: 10, backoff: BackoffPolicy(jitter: 0))
+                )
+            ],
+            storage: InMemoryProcessorStorage(),
+            logger: RecordingLogger(),
+            clock: ManualClock()
+        )
+        await client.start()
+        for number in 0..<25 { client.event("Held", parameters: ["n": number]) }
+        await client.waitUntilProcessed()
+        #expect(await client.deliveryStatus(of: "d")?.heldInMemory == 25)
+
+        // A retry keeps them held; the next flush delivers all, in order, and frees the memory.
+        #expect(await client.flush() == .incomplete(remaining: 25))
+        #expect(await client.flush() == .complete)
+        let numbers = spy.deliveredEvents.compactMap { event -> Int64? in
+            if case .int(let number)? = event.payload["n"] { return number }
+            return nil
+        }
+        #expect(numbers == (0..<25).map(Int64.init))
+        #expect(spy.batches.map(\.count) == [10, 10, 10, 5])
+        #expect(await client.deliveryStatus(of: "d")?.heldInMemory == 0)
+        let stats = await client.stats.destinations["d"]
+        #expect(stats?.delivered == 25)
+        #expect(stats?.overflowDropped == 0)
+        await client.shutdown()
+    }
+}

@@ -150,7 +150,9 @@ struct FinalizerTests {
         #expect(event.sessionID == session.uuidString)
         #expect(event.isTestData)
         #expect(event.floatValue == 2.5)
-        #expect(abs(event.receivedAt.timeIntervalSince1970 - 1_718_460_000.123) < 0.000_5)
+        // The first whole millisecond not before the input's moment.
+        #expect(abs(event.receivedAt.timeIntervalSince1970 - 1_718_460_000.124) < 0.000_1)
+        #expect(event.receivedAt >= timestamp)
         #expect(event.receivedAt.timeIntervalSince1970 != 1_718_460_000)
         let other = EventFinalizer(appID: "APP").finalize(EventInput("Screen.shown"), context: EventContext())
         #expect(other.id != event.id)
@@ -168,7 +170,9 @@ struct FinalizerTests {
         }
         // 1,718,460,000,123 ms is 0x0190_1C32_A77B.
         let first = id(at: 1_718_460_000.123)
-        let sameMillisecond = id(at: 1_718_460_000.123_4)
+        // Within the millisecond before: rounded up to it (an event is never dated earlier
+        // than it happened).
+        let sameMillisecond = id(at: 1_718_460_000.122_6)
         let next = id(at: 1_718_460_000.124)
         #expect(first.hasPrefix("01901C32-A77B-7"))
         #expect(sameMillisecond.hasPrefix("01901C32-A77B-7"))
