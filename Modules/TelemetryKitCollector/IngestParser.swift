@@ -58,6 +58,7 @@ enum IngestParser {
             throw Failure(offset: reader.offset, message: "the body must be a JSON array of events" + early)
         }
         var events: [Event] = []
+        var pool = StringPool()
         if !reader.consume(UInt8(ascii: "]")) {
             var more = true
             while more {
@@ -71,7 +72,7 @@ enum IngestParser {
                     )
                 }
                 do {
-                    events.append(try readEvent(&reader, format: format))
+                    events.append(try readEvent(&reader, format: format, pool: &pool))
                     more = try reader.readSeparator(closing: UInt8(ascii: "]"))
                 } catch {
                     throw Failure(
@@ -90,7 +91,8 @@ enum IngestParser {
     /// Reads one event object, member by member.
     private static func readEvent(
         _ reader: inout JSONByteReader,
-        format: Collector.WireFormat
+        format: Collector.WireFormat,
+        pool: inout StringPool
     ) throws(EventJSONCodecError) -> Event {
         var id: UUID?
         var appID: String?
@@ -116,12 +118,12 @@ enum IngestParser {
                 }
                 try reader.expect(UInt8(ascii: ":"))
                 switch key {
-                case "appID": appID = try readString(&reader, member: key)
-                case "type": type = try readString(&reader, member: key)
-                case "clientUser": clientUser = try readString(&reader, member: key)
+                case "appID": appID = pool.shared(try readString(&reader, member: key))
+                case "type": type = pool.shared(try readString(&reader, member: key))
+                case "clientUser": clientUser = pool.shared(try readString(&reader, member: key))
                 case "sessionID": sessionID = reader.consumeNull() ? nil : try readString(&reader, member: key)
                 case "receivedAt": receivedAt = try readTimestamp(&reader)
-                case "payload": payload = try readPayload(&reader)
+                case "payload": payload = try readPayload(&reader, pool: &pool)
                 case "floatValue": floatValue = reader.consumeNull() ? nil : try readNumber(&reader, member: key)
                 case "isTestMode": isTestMode = try readTestMode(&reader)
                 case "id" where format == .telemetryDeckWithEventIDs:
@@ -241,7 +243,8 @@ enum IngestParser {
 
     /// An object of strings, numbers and booleans (the service's payload values).
     private static func readPayload(
-        _ reader: inout JSONByteReader
+        _ reader: inout JSONByteReader,
+        pool: inout StringPool
     ) throws(EventJSONCodecError) -> [String: PayloadValue] {
         guard reader.peekByte() == UInt8(ascii: "{") else { throw typeError(reader, "payload", "an object") }
         try reader.expect(UInt8(ascii: "{"))
@@ -250,13 +253,13 @@ enum IngestParser {
         repeat {
             reader.skipWhitespace()
             let keyOffset = reader.offset
-            let key = try reader.readString()
+            let key = pool.shared(try reader.readString())
             guard payload[key] == nil else {
                 throw EventJSONCodecError("member 'payload': key '\(key)' appears twice", offset: keyOffset)
             }
             try reader.expect(UInt8(ascii: ":"))
             switch reader.peekByte() {
-            case UInt8(ascii: "\"")?: payload[key] = .string(try reader.readString())
+            case UInt8(ascii: "\"")?: payload[key] = .string(pool.shared(try reader.readString()))
             case UInt8(ascii: "t")?, UInt8(ascii: "f")?: payload[key] = .bool(try reader.readBool())
             case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
                 payload[key] = try reader.readNumber()
@@ -268,6 +271,21 @@ enum IngestParser {
             }
         } while try reader.readSeparator(closing: UInt8(ascii: "}"))
         return payload
+    }
+}
+
+extension IngestParser {
+    /// One copy of each distinct string of a body: the events of a batch repeat the same
+    /// parameter names and mostly the same values (the SDK's ~40 `TelemetryDeck.*`
+    /// parameters), so the events a collector keeps share their strings' storage instead of
+    /// holding a copy each, which is most of an event's memory.
+    struct StringPool {
+        private var strings: Set<String> = []
+
+        /// The pool's copy of `string`, added if it is new.
+        mutating func shared(_ string: String) -> String {
+            strings.insert(string).memberAfterInsert
+        }
     }
 }
 
