@@ -1,6 +1,5 @@
 import TelemetryKit
 import TelemetryKitSessionTracking
-import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
 
@@ -112,52 +111,5 @@ extension Event {
     func bool(_ key: String) -> Bool? {
         if case .bool(let value) = payload[key] { return value }
         return nil
-    }
-}
-
-/// Storage whose writes wait until ``releaseWrites()``; reads see what was written so far.
-final class HeldWritesStorage: ProcessorStorage {
-    let stored = InMemoryProcessorStorage()
-    private let released = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-    /// Lets every held write, and every later one, through.
-    func releaseWrites() {
-        let waiting = released.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.isOpen = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
-    }
-
-    private func held() async {
-        await withCheckedContinuation { continuation in
-            let isOpen = released.withLock { state -> Bool in
-                if !state.isOpen { state.waiting.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
-        }
-    }
-
-    func data(forKey key: String) async -> Data? { await stored.data(forKey: key) }
-    func set(_ data: Data?, forKey key: String) async {
-        await held()
-        await stored.set(data, forKey: key)
-    }
-    func string(forKey key: String) async -> String? { await stored.string(forKey: key) }
-    func set(_ value: String?, forKey key: String) async {
-        await held()
-        await stored.set(value, forKey: key)
-    }
-    func integer(forKey key: String) async -> Int { await stored.integer(forKey: key) }
-    func set(_ value: Int, forKey key: String) async {
-        await held()
-        await stored.set(value, forKey: key)
-    }
-    func bool(forKey key: String) async -> Bool { await stored.bool(forKey: key) }
-    func set(_ value: Bool, forKey key: String) async {
-        await held()
-        await stored.set(value, forKey: key)
     }
 }
