@@ -14,7 +14,7 @@ struct TelemetryMetricsReporterTests {
     private static func makeClient() -> (TelemetryClient, flaky: SpyEventTransmitter) {
         let delivering = SpyEventTransmitter()
         let flaky = SpyEventTransmitter()
-        flaky.script([.retry(after: nil), .rejected("schema mismatch")])
+        flaky.script([.retry(after: nil), .rejected(RejectionReason("unknown app", statusCode: 401))])
         let client = TelemetryClient(
             configuration: .init(appID: "APP"),
             processors: [FilteringProcessor(names: ["Debug.noise"])],
