@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TelemetryKitDefaults
 import TelemetryKitTesting
@@ -116,26 +115,7 @@ struct QuickExitTests {
     /// fails the test unless it exits with status 0.
     @discardableResult
     static func run(_ directory: URL, _ arguments: String...) async throws -> String {
-        let (found, searched) = TestExecutable.locate("telemetrykit-quickexit")
-        let executable = try #require(
-            found,
-            "build the telemetrykit-quickexit executable first (swift build --build-tests); searched \(searched)"
-        )
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [directory.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        // Waited for on a dispatch thread, not on one of the cooperative pool's threads.
-        let (status, text) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-            }
-        }
+        let (status, text) = try await ChildProcess.run("telemetrykit-quickexit", [directory.path] + arguments)
         #expect(status == 0, "telemetrykit-quickexit \(arguments.joined(separator: " ")): \(text)")
         return text
     }
