@@ -15,6 +15,9 @@ if ! python3 -c "import opentelemetry.proto.collector.logs.v1.logs_service_pb2" 
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${otlp_proto}"
 fi
 
+# macOS (.github/workflows/apple.yml): the SDK has SQLite, zlib and JavaScriptCore; no apt.
+[ "$(uname -s)" != Darwin ] || exit 0
+
 missing=()
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
