@@ -42,7 +42,7 @@ public final class TelemetryClient: Sendable {
         /// still unanswered then is cancelled, and its events stay queued.
         public var shutdownTimeout: TimeInterval
         /// The most bytes one finished event may encode to. A larger one is refused when it is
-        /// sent (``SendOutcome/refused(_:)``), never queued: far below a queue's byte limit and
+        /// sent (`SendOutcome.refused(_:)`), never queued: far below a queue's byte limit and
         /// a request's, so that one event can neither evict the queue nor block a batch.
         public var maxEventBytes: Int
 

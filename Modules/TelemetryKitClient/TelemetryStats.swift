@@ -8,7 +8,7 @@ public struct TelemetryStats: Sendable, Hashable {
     /// Events dropped because a processor threw another error (logged).
     public var failed: Int = 0
     /// Finished events refused before they were queued, because the ingest would reject
-    /// them (``SendOutcome/refused(_:)``; logged once per event name).
+    /// them (`SendOutcome.refused(_:)`; logged once per event name).
     public var refused: Int = 0
     /// Events dropped from the full pre-start buffer (oldest first).
     public var droppedBeforeStart: Int = 0

@@ -11,7 +11,7 @@ public import Foundation
 ///
 /// Why it exists: apps and tests written for TelemetryDeck's SDK v3 build this type by name
 /// and fill or drain it by hand (`add`, `pop`, `count`). It keeps their code compiling and
-/// behaving as before, and it is a full ``EventCaching``, so `Telemetry.initialize(cache:)`
+/// behaving as before, and it is a full `EventCaching`, so `Telemetry.initialize(cache:)`
 /// accepts it. It is not durable between calls to ``persist()``: a process that ends without
 /// one loses what was queued since, as with v3. The default queue, which is, stays SQLite.
 ///

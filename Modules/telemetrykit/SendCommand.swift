@@ -84,7 +84,11 @@ struct SendCommand: AsyncParsableCommand {
             say("Not delivered\(reason): \(result.remaining) event(s) stay queued in \(workspace.directory.path).")
             say("Run `telemetrykit flush` when the endpoint is reachable.")
         }
-        if result.rejected > 0 { say("The endpoint rejected \(result.rejected) event(s).") }
+        if result.rejected > 0 {
+            // Dropped for good: the event never arrives, so the command did not do what was asked.
+            say("The endpoint rejected \(result.rejected) event(s); they are dropped (`telemetrykit status` says why).")
+            throw ExitCode(1)
+        }
     }
 }
 
@@ -107,12 +111,14 @@ struct FlushCommand: AsyncParsableCommand {
         await queue.client.start()
         let result = await queue.flush()
         say("Delivered \(result.delivered) event(s) to \(queue.endpoint.absoluteString).")
-        if result.rejected > 0 { say("The endpoint rejected \(result.rejected) event(s).") }
+        if result.rejected > 0 {
+            say("The endpoint rejected \(result.rejected) event(s); they are dropped (`telemetrykit status` says why).")
+        }
         if result.remaining > 0 {
             let reason = queue.connection.lastFailure.map { " (\($0))" } ?? ""
             say("\(result.remaining) event(s) stay queued\(reason).")
-            throw ExitCode(1)
         }
+        if result.remaining > 0 || result.rejected > 0 { throw ExitCode(1) }
     }
 }
 
@@ -151,10 +157,11 @@ struct StatusCommand: AsyncParsableCommand {
             let delay = backoff.baseDelay(afterFailures: state.consecutiveFailures)
             let next = state.lastAttempt.map { Self.format($0.addingTimeInterval(delay)) } ?? "now"
             say("Backoff:      \(Int(delay)) s after \(state.consecutiveFailures) failed attempt(s); next at \(next)")
-            if let error = state.lastError { say("Last error:   \(error)") }
         } else {
             say("Backoff:      none")
         }
+        // A rejection sets no backoff (the endpoint answered) but is an error all the same.
+        if let error = state.lastError { say("Last error:   \(error)") }
     }
 
     private static func format(_ date: Date) -> String {

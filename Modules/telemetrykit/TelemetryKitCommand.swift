@@ -151,21 +151,25 @@ struct QueueClient {
         case .rejected(_, let count): remaining = count
         }
         let attempted = !reports.current.isEmpty
+        let rejected = after.rejected - before.rejected
         var state = workspace.loadState()
         if attempted {
             state.lastAttempt = Date()
-            if remaining == 0 {
-                state.lastSuccess = Date()
+            // A success is an event delivered: a rejection answered the request, but nothing arrived.
+            if after.delivered > before.delivered { state.lastSuccess = Date() }
+            if remaining == 0 && rejected == 0 {
                 state.consecutiveFailures = 0
                 state.lastError = nil
+            } else if rejected > 0 {
+                let reason = reports.current.flatMap(\.rejections).last.map { ": \($0)" } ?? ""
+                state.lastError = "\(rejected) event(s) rejected by the endpoint\(reason)"
             } else {
-                if after.delivered > before.delivered { state.lastSuccess = Date() }
                 state.consecutiveFailures += 1
                 state.lastError = connection.lastFailure
             }
             try? workspace.save(state)
         }
-        return (after.delivered - before.delivered, after.rejected - before.rejected, remaining)
+        return (after.delivered - before.delivered, rejected, remaining)
     }
 }
 #endif

@@ -96,6 +96,26 @@ import TelemetryKitTesting
         #expect(!up.output.contains("Last success: never"))
     }
 
+    /// A proxy that answers 413 to everything: the event is dropped, and neither the exit code
+    /// nor `status` calls that a success.
+    @Test func aRejectedEventIsAFailureNotASuccess() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let collector = try await Collector.start()
+        collector.script(Array(repeating: Fault.status(413), count: 4))
+        let send = try await run([
+            "send", "Too.large", "--endpoint", collector.baseURL, "--app-id", "CLI-TEST", "--namespace", "cli",
+            "--directory", home.url.path,
+        ])
+        await collector.shutdown()
+        #expect(send.status == 1, "stderr: \(send.errors)")
+        #expect(send.output.contains("The endpoint rejected 1 event(s); they are dropped"))
+        let status = try await run(["status", "--directory", home.url.path])
+        #expect(status.output.contains("Queued:       0 event(s)"))
+        #expect(status.output.contains("Last success: never"))
+        #expect(status.output.contains("Last error:   1 event(s) rejected by the endpoint: HTTP 413"))
+    }
+
     @Test func flushFailsWhileEventsStayQueued() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
