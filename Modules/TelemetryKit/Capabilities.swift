@@ -35,6 +35,16 @@ public protocol UserIdentifierManaging: EventProcessor {
     func currentUserIdentifier() async -> String?
     /// Sets the identifier of later events; `nil` returns to the default.
     func setUserIdentifier(_ value: String?) async
+    /// Gives later events a new identity (a user logged out): the identifier set with
+    /// ``setUserIdentifier(_:)`` is cleared and an install-scoped default is replaced by a new
+    /// one. Default: clears the set identifier only.
+    func resetIdentity() async
+}
+
+extension UserIdentifierManaging {
+    public func resetIdentity() async {
+        await setUserIdentifier(nil)
+    }
 }
 
 /// What a stopped duration measured.

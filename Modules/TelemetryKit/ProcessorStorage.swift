@@ -23,6 +23,10 @@ public import Foundation
 /// - `removeValue(forKey:)` and `flush()` have defaults (remove through `set(nil)`, nothing to
 ///   flush); a backend that writes lazily implements `flush()` so the client can persist
 ///   everything at shutdown.
+/// - `removeAll()` erases every value, also those other processes sharing the backend wrote;
+///   `flush()` afterwards puts the erasure on disk. It has no default that could work (the
+///   protocol cannot list keys): the default throws ``ProcessorStorageError``, so that
+///   `Telemetry.removeAllData()` reports a storage it could not erase instead of claiming it did.
 public protocol ProcessorStorage: Sendable {
     func data(forKey key: String) async -> Data?
     /// Stores `data`; `nil` removes the value.
@@ -43,10 +47,25 @@ public protocol ProcessorStorage: Sendable {
     func removeValue(forKey key: String) async
     /// Writes pending changes to durable storage. Default: nothing to do.
     func flush() async
+    /// Erases every value (the user asked for their data to be removed). Default: throws,
+    /// erasing nothing.
+    func removeAll() async throws
+}
+
+/// A storage could not do what was asked (see ``ProcessorStorage/removeAll()``).
+public struct ProcessorStorageError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }
 
 extension ProcessorStorage {
     public func stringArray(forKey key: String) async -> [String]? { nil }
     public func removeValue(forKey key: String) async { await set(nil as Data?, forKey: key) }
     public func flush() async {}
+    public func removeAll() async throws {
+        throw ProcessorStorageError("\(Self.self) cannot erase its values: implement ProcessorStorage.removeAll()")
+    }
 }

@@ -26,6 +26,21 @@ public struct DeliveryPolicy: Sendable, Hashable {
     /// ``DestinationStats/overflowDropped``). The bound caps the memory this takes: a held event
     /// costs what its payload does, typically well under a KiB.
     public var overflowLimit: Int
+    /// Whether to send over an expensive path (cellular, a personal hotspot). Default
+    /// ``NetworkUse/always``: analytics batches are small, and holding them until Wi-Fi
+    /// delays them by hours for users who are rarely on one.
+    public var onExpensiveNetwork: NetworkUse
+    /// Whether to send while the user has Low Data Mode on. Default
+    /// ``NetworkUse/whenNeeded``: the user asked apps to save data, so the queue waits until
+    /// it nears its limit or the app flushes; events arrive later, but none is evicted.
+    public var onConstrainedNetwork: NetworkUse
+    /// How many queued events count as "nearing the limit" for ``NetworkUse/whenNeeded``.
+    /// Default 5000, half the default queues' capacity, so that the queue is sent well before
+    /// it evicts anything.
+    public var deferredSendThreshold: Int
+    /// The send interval while Low Power Mode is on (seconds), when longer than
+    /// ``flushInterval``. Default 60: fewer radio wake-ups, events a minute later.
+    public var lowPowerFlushInterval: TimeInterval
 
     public init(
         flushInterval: TimeInterval = 10,
@@ -34,7 +49,11 @@ public struct DeliveryPolicy: Sendable, Hashable {
         sendThreshold: Int? = nil,
         backoff: BackoffPolicy = BackoffPolicy(),
         maxEventAge: TimeInterval? = nil,
-        overflowLimit: Int = 5000
+        overflowLimit: Int = 5000,
+        onExpensiveNetwork: NetworkUse = .always,
+        onConstrainedNetwork: NetworkUse = .whenNeeded,
+        deferredSendThreshold: Int = 5000,
+        lowPowerFlushInterval: TimeInterval = 60
     ) {
         self.flushInterval = max(0.001, flushInterval)
         self.maxBatchCount = max(1, maxBatchCount)
@@ -43,10 +62,43 @@ public struct DeliveryPolicy: Sendable, Hashable {
         self.backoff = backoff
         self.maxEventAge = maxEventAge
         self.overflowLimit = max(1, overflowLimit)
+        self.onExpensiveNetwork = onExpensiveNetwork
+        self.onConstrainedNetwork = onConstrainedNetwork
+        self.deferredSendThreshold = max(1, deferredSendThreshold)
+        self.lowPowerFlushInterval = max(0.001, lowPowerFlushInterval)
     }
 
-    /// The defaults: every 10 s, 100 events or 512 KiB per request, backoff 10 s ×2 up to 300 s,
-    /// up to 5000 events in memory while the cache fails.
+    /// Whether a destination sends over a kind of network path (see ``DeliveryConditions``).
+    public enum NetworkUse: Sendable, Hashable {
+        /// Send as on any other path.
+        case always
+        /// Send only what must go: when ``DeliveryPolicy/deferredSendThreshold`` events are
+        /// queued, or when the app calls `flush()` (also when it goes to the background).
+        case whenNeeded
+        /// Never send over such a path, not even on `flush()`: the queue waits for another.
+        case never
+    }
+
+    /// The send interval under `conditions` (longer in Low Power Mode).
+    func interval(under conditions: DeliveryConditions) -> TimeInterval {
+        conditions.isLowPowerModeEnabled ? max(flushInterval, lowPowerFlushInterval) : flushInterval
+    }
+
+    /// What `conditions` allow a round to send: everything, only what must go, or nothing.
+    func networkUse(under conditions: DeliveryConditions) -> NetworkUse? {
+        guard conditions.isOnline else { return nil }
+        let uses = [
+            conditions.isExpensive ? onExpensiveNetwork : .always,
+            conditions.isConstrained ? onConstrainedNetwork : .always,
+        ]
+        if uses.contains(.never) { return .never }
+        if uses.contains(.whenNeeded) { return .whenNeeded }
+        return .always
+    }
+
+    /// The defaults: every 10 s (60 s in Low Power Mode), 100 events or 512 KiB per request,
+    /// backoff 10 s ×2 up to 300 s, up to 5000 events in memory while the cache fails; sends on
+    /// cellular, and in Low Data Mode only when the queue nears 5000 events or the app flushes.
     public static let `default` = DeliveryPolicy()
 }
 

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -24,6 +25,9 @@ actor Dispatcher {
         case empty
         case retry
         case failed
+        /// The network or the policy allows no send now (see ``DeliveryConditions``); nothing
+        /// failed, so nothing is counted and the backoff does not grow.
+        case held
     }
 
     /// The destination's id, for the client's stats and outcomes.
@@ -52,6 +56,16 @@ actor Dispatcher {
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
     private var timerTask: Task<Void, Never>?
     private var thresholdTask: Task<Void, Never>?
+    /// The round started when the conditions let more be sent (see ``update(conditions:)``).
+    private var resumeTask: Task<Void, Never>?
+    /// What the network and power allow now.
+    private(set) var conditions = DeliveryConditions.unrestricted
+    /// Counts ``purge()``s; a round compares it with ``roundGeneration`` after each wait, so
+    /// that a batch read or in flight when the queue was erased is neither sent again nor
+    /// counted nor kept.
+    private var generation = 0
+    private var roundGeneration = 0
+    private var erasedDuringRound: Bool { generation != roundGeneration }
     /// The transformations' results for the batch last sent, by event id, while it may be
     /// sent again (see ``transform(_:ids:)``).
     private var transformedBatch: [UUID: Event?] = [:]
@@ -104,11 +118,69 @@ actor Dispatcher {
         timerTask = nil
         thresholdTask?.cancel()
         thresholdTask = nil
+        resumeTask?.cancel()
+        resumeTask = nil
+    }
+
+    /// Takes in new network and power conditions. When they let more be sent than before (the
+    /// network came back, Low Data Mode ended), what waits is sent now rather than at the next
+    /// tick, and our own backoff from before is forgotten: its failures were most likely the
+    /// missing network. A receiver's `Retry-After` still holds.
+    func update(conditions new: DeliveryConditions) {
+        let old = conditions
+        guard new != old else { return }
+        conditions = new
+        if old.isOnline != new.isOnline {
+            logger.log(
+                .info,
+                new.isOnline
+                    ? "destination '\(destination.id)': the network is back, sending resumes"
+                    : "destination '\(destination.id)': no network, sending waits for it"
+            )
+        }
+        guard timerTask != nil else { return }  // not started, or stopped
+        // The timer sleeps for the interval of the old conditions (Low Power Mode changes it).
+        timerTask?.cancel()
+        timerTask = nil
+        startTimer()
+        guard
+            Self.rank(destination.policy.networkUse(under: new)) > Self.rank(destination.policy.networkUse(under: old))
+        else { return }
+        consecutiveFailures = 0
+        currentBackoff = nil
+        nextAttemptAt = receiverAskedToWaitUntil
+        resumeTask?.cancel()
+        resumeTask = Task { [weak self] in
+            _ = await self?.deliver(force: false)
+        }
+    }
+
+    /// Orders what conditions allow: nothing (offline) < never < when needed < always.
+    private static func rank(_ use: DeliveryPolicy.NetworkUse?) -> Int {
+        switch use {
+        case nil: 0
+        case .never?: 1
+        case .whenNeeded?: 2
+        case .always?: 3
+        }
+    }
+
+    /// Whether the conditions let a round send now; `force`: the app flushes.
+    private func conditionsAllowSending(force: Bool) async -> Bool {
+        switch destination.policy.networkUse(under: conditions) {
+        case nil, .never?:
+            return false
+        case .always?:
+            return true
+        case .whenNeeded?:
+            if force { return true }
+            return await destination.cache.count() + overflow.count >= destination.policy.deferredSendThreshold
+        }
     }
 
     private func secondsUntilNextTimedRound() -> Double {
         let now = clock.now
-        var wake = lastRoundAt.addingTimeInterval(destination.policy.flushInterval)
+        var wake = lastRoundAt.addingTimeInterval(destination.policy.interval(under: conditions))
         if let nextAttemptAt, nextAttemptAt > wake { wake = nextAttemptAt }
         return max(0, wake.timeIntervalSince(now))
     }
@@ -118,7 +190,10 @@ actor Dispatcher {
         await drainOverflow()
         let now = clock.now
         if let nextAttemptAt, now < nextAttemptAt { return }
-        if now < lastRoundAt.addingTimeInterval(destination.policy.flushInterval) && nextAttemptAt == nil { return }
+        if now < lastRoundAt.addingTimeInterval(destination.policy.interval(under: conditions)) && nextAttemptAt == nil
+        {
+            return
+        }
         _ = await deliver(force: false)
     }
 
@@ -142,6 +217,7 @@ actor Dispatcher {
     /// Empties the overflow and the cache (analytics were disabled); returns how many events
     /// were discarded. A cache that cannot be cleared is logged, and its events not counted.
     func purge() async -> Int {
+        generation += 1
         // The overflow first: a drain in flight finishes into the cache, purged next.
         var purged = await overflow.removeAll()
         transformedBatch.removeAll()
@@ -156,6 +232,25 @@ actor Dispatcher {
             )
         }
         return purged
+    }
+
+    /// Empties the overflow and the cache because the user's data is erased; returns the
+    /// error of a cache that could not be cleared (logged). A round in flight drops its batch
+    /// (see ``generation``).
+    func erase() async -> (any Error)? {
+        generation += 1
+        _ = await overflow.removeAll()
+        transformedBatch.removeAll()
+        do {
+            try await destination.cache.removeAll()
+            return nil
+        } catch {
+            logger.log(
+                .error,
+                "removeAllData: the queue of destination '\(destination.id)' could not be cleared: \(error)"
+            )
+            return error
+        }
     }
 
     /// Counts events that entered the cache, without an actor hop. Returns `true` when a
@@ -213,7 +308,8 @@ actor Dispatcher {
             heldInMemory: overflow.count,
             lastSuccess: lastSuccessAt,
             currentBackoff: currentBackoff,
-            nextAttempt: nextAttemptAt
+            nextAttempt: nextAttemptAt,
+            conditions: conditions
         )
     }
 
@@ -295,10 +391,14 @@ actor Dispatcher {
     private func deliver(force: Bool) async -> RoundEnd {
         await acquireRound()
         defer { releaseRound() }
+        roundGeneration = generation
         await drainOverflow()
         if !force, let nextAttemptAt, clock.now < nextAttemptAt { return .retry }
         if let receiverAskedToWaitUntil, clock.now < receiverAskedToWaitUntil { return .retry }
+        // A round held by the conditions counts as a round: the timer's next one is an
+        // interval away, not due at once again.
         lastRoundAt = clock.now
+        guard await conditionsAllowSending(force: force) else { return .held }
 
         var report = DeliveryReport(destinationID: destination.id, successCount: 0, failureCount: 0)
         var attempted = false
@@ -319,6 +419,7 @@ actor Dispatcher {
                 attempted = attempted || overflow.count > 0
                 return await deliverHeld(report: &report) ?? .failed
             }
+            if erasedDuringRound { return .held }
             if peeked.isEmpty {
                 if overflow.count > 0, await drainOverflow() > 0 { continue }
                 // The cache is empty but will not take the held events: send them from memory.
@@ -343,7 +444,7 @@ actor Dispatcher {
             let end = await transmit(batch.events, ids: batch.ids, from: .cache, report: &report)
             switch end {
             case .empty: continue
-            case .retry, .failed: return end
+            case .retry, .failed, .held: return end
             }
         }
     }
@@ -438,6 +539,7 @@ actor Dispatcher {
         report: inout DeliveryReport
     ) async -> RoundEnd {
         let transformed = await transform(events, ids: ids)
+        if erasedDuringRound { return .held }
         var sendable: [Event] = []
         var sendableIDs: [UUID] = []
         var dropped: [UUID] = []
@@ -464,10 +566,20 @@ actor Dispatcher {
         report: inout DeliveryReport
     ) async -> RoundEnd {
         let outcome = await destination.transmitter.transmit(events)
+        if erasedDuringRound {
+            // The queue was erased while this batch was on its way: whatever the receiver
+            // said, nothing of it is kept, counted or sent again.
+            return .held
+        }
         if case .retry = outcome, Task.isCancelled {
             // Cut short by the cancellation, not refused by the receiver: the events stay
             // queued, and no backoff or retry is counted against the destination.
             return .retry
+        }
+        if case .retry = outcome, !conditions.isOnline {
+            // The network went away during the request: the receiver did not fail, so
+            // nothing counts against it; the events wait for the network to come back.
+            return .held
         }
         switch outcome {
         case .delivered:

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -241,6 +242,14 @@ public final class DurationTracker: DurationTracking {
                 self.logger.log(.error, "running durations could not be saved: \(error)")
             }
         }
+    }
+
+    /// Forgets every running duration and waits until the storage no longer holds them (the
+    /// app erases its data).
+    func removeAll() async {
+        state.withLock { $0.running = [:] }
+        persist()
+        await writer.drain()
     }
 
     /// Waits until the running durations are written to storage (for tests and shutdown).

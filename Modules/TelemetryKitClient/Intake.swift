@@ -20,8 +20,9 @@ final class Intake: Sendable {
         /// An event, the client state at the time it was sent, and the continuation of an
         /// awaited `send` to resume with its outcome once it is cached (or held, or dropped).
         case event(EventInput, ContextSeed, CheckedContinuation<SendOutcome, Never>?)
-        /// Resumed once every earlier item is processed and cached.
-        case barrier(CheckedContinuation<Void, Never>)
+        /// Resumed once every earlier item is processed and cached, and `then` (if any) ran;
+        /// no later item is processed before.
+        case barrier(CheckedContinuation<Void, Never>, then: (@Sendable () async -> Void)?)
     }
 
     struct Counters: Sendable {
@@ -221,19 +222,31 @@ final class Intake: Sendable {
         }
     }
 
-    /// Waits until everything enqueued before this call is processed and cached.
-    func barrier() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let accepted = state.withLock { state -> Bool in
-                guard state.started, !state.closed else { return false }
-                return true
+    /// Waits until everything enqueued before this call is processed and cached; then runs
+    /// `work` (if any) before any later item is processed. Returns whether `work` ran there:
+    /// before start and after close, it does not (nothing is being processed; the caller runs
+    /// it itself).
+    @discardableResult
+    func barrier(then work: (@Sendable () async -> Void)? = nil) async -> Bool {
+        let ran = Locked(false)
+        let step: (@Sendable () async -> Void)?
+        if let work {
+            step = {
+                await work()
+                ran.set(true)
             }
+        } else {
+            step = nil
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let accepted = state.withLock { $0.started && !$0.closed }
             if accepted {
-                enqueue(.barrier(continuation), logger: SilentLogger())
+                enqueue(.barrier(continuation, then: step), logger: SilentLogger())
             } else {
                 continuation.resume()
             }
         }
+        return ran.current
     }
 
     /// Items waiting for the consumer (tests use it to know a barrier is queued).
@@ -261,7 +274,7 @@ final class Intake: Sendable {
         for item in items {
             switch item {
             case .event(_, _, let continuation): continuation?.resume(returning: outcome)
-            case .barrier(let continuation): continuation.resume()
+            case .barrier(let continuation, _): continuation.resume()
             }
         }
     }

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 /// Remembers the last navigation destination, for `navigationPathChanged(to:)`.
 package final class NavigationHistory: Sendable {
     private let last = Locked<String?>(nil)
@@ -15,6 +16,11 @@ package final class NavigationHistory: Sendable {
             last = destination
             return previous
         }
+    }
+
+    /// Forgets the last destination (the app erases its data).
+    package func forget() {
+        last.set(nil)
     }
 
     /// Records `destination` as the latest one.

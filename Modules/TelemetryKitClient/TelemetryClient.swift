@@ -79,22 +79,24 @@ public final class TelemetryClient: Sendable {
     let features: ClientFeatures
     private let afterProcessors: [any EventTransformation]
     let dispatchers: [Dispatcher]  // internal for TelemetryClient+OptOut.swift
-    private let intake: Intake
+    let intake: Intake  // internal for TelemetryClient+Erase.swift
     /// The processors that read the sender's context when an event is sent (see `currentSeed`).
     private let callSiteCapturers: [any CallSiteCapturing]
-    private let runtime = Locked(RuntimeState())
+    let runtime = Locked(RuntimeState())  // internal for TelemetryClient+Conditions.swift
     /// Refused events, logged once per name.
     private let refusals = RefusalLog()
     /// See ``backgroundTasks`` (BackgroundTask+Run.swift).
     let backgroundTaskProvider = Locked<(any BackgroundTaskProviding)?>(nil)
 
-    private struct RuntimeState {
+    struct RuntimeState {
         var seed = ContextSeed.empty
         var phase: Phase = .created
         var consumer: Task<Void, Never>?
+        /// Consumes the followed ``DeliveryConditionsSource`` until shutdown.
+        var conditionsFollower: Task<Void, Never>?
     }
 
-    private enum Phase {
+    enum Phase {
         case created, starting, running, stopped
     }
 
@@ -158,7 +160,10 @@ public final class TelemetryClient: Sendable {
     }
 
     deinit {
-        runtime.withLock { $0.consumer?.cancel() }
+        runtime.withLock { state in
+            state.consumer?.cancel()
+            state.conditionsFollower?.cancel()
+        }
     }
 
     // MARK: Lifecycle
@@ -174,7 +179,7 @@ public final class TelemetryClient: Sendable {
         guard proceed else { return }
         // Opt-out: read the persisted switch before anything buffered is processed.
         await features.start()
-        let emitter = Emitter(client: self)
+        let emitter = self.emitter
         for processor in processors {
             processor.attach(lifecycle: lifecycle, clock: clock)
         }
@@ -243,6 +248,7 @@ public final class TelemetryClient: Sendable {
         for dispatcher in dispatchers {
             await dispatcher.stopTimer()
         }
+        runtime.withLock { $0.conditionsFollower?.cancel() }
         for processor in processors.reversed() {
             await processor.stop()
         }
@@ -364,6 +370,36 @@ public final class TelemetryClient: Sendable {
         await flush(until: SystemClock().now.addingTimeInterval(max(0, timeout)))
     }
 
+    /// ``flush()`` inside running time the system granted for a while, such as a
+    /// `BGProcessingTask` or `BGAppRefreshTask` the app scheduled: `expiration` installs the
+    /// handler the system calls when the time runs out, and that handler stops the flush.
+    ///
+    /// Why: background time ends without warning beyond that handler, and a task that
+    /// overruns it is killed. When the handler runs, the request in flight is cancelled and
+    /// no further batch starts: what was delivered is out of the queue, the batch cut short
+    /// and the rest stay queued for the next time, and the result counts them.
+    ///
+    /// ```swift
+    /// BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.telemetry", using: nil) { task in
+    ///     Task {
+    ///         let result = await client.flush(expiration: { task.expirationHandler = $0 })
+    ///         task.setTaskCompleted(success: result == .complete)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Cancelling the calling task stops the flush the same way.
+    @discardableResult
+    public func flush(expiration: (_ handler: @escaping @Sendable () -> Void) -> Void) async -> FlushResult {
+        let delivery = Task { await self.flush(until: nil) }
+        expiration { delivery.cancel() }
+        return await withTaskCancellationHandler {
+            await delivery.value
+        } onCancel: {
+            delivery.cancel()
+        }
+    }
+
     private func flush(until deadline: Date?) async -> FlushResult {
         let running = runtime.withLock { $0.phase == .running }
         if running {
@@ -383,6 +419,9 @@ public final class TelemetryClient: Sendable {
     }
 
     var isRunning: Bool { runtime.withLock { $0.phase == .running } }  // for TelemetryClient+Lifecycle.swift
+
+    /// What processors send their own events through (`start`; again in TelemetryClient+Erase.swift).
+    var emitter: any EventSending { Emitter(client: self) }
 
     /// Items queued for the intake's consumer: what tests wait for to know that a send or a
     /// barrier is queued behind the item being processed, and what the facade reports lost
@@ -550,11 +589,13 @@ public final class TelemetryClient: Sendable {
                         inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: false)
                     }
                 }
-            case .barrier(let continuation):
-                // Someone waits for this group (`waitUntilProcessed`, `initialize`).
+            case .barrier(let continuation, let work):
+                // Someone waits for this group (`waitUntilProcessed`, `initialize`), or has
+                // work to do between the events before and after (`removeAllData`).
                 inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: true)
                 await inFlight?.task.value
                 inFlight = nil
+                await work?()
                 continuation.resume()
             }
         }
@@ -705,6 +746,9 @@ public struct DeliveryStatus: Sendable, Hashable {
     /// The delay chosen after the last failure; nil when not backing off.
     public var currentBackoff: Double?
     public var nextAttempt: Date?
+    /// The network and power conditions the destination last heard of (see
+    /// ``TelemetryClient/follow(_:)``): offline explains a queue that does not move.
+    public var conditions: DeliveryConditions
 }
 
 /// The emitter handed to processors: enqueues without waiting.

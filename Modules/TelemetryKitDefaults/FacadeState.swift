@@ -38,6 +38,9 @@ struct FacadeState: Sendable {
     var droppedFromEarlierBuffers = 0
     /// Events dropped before `initialize` because analytics were disabled.
     var droppedWhileDisabled = 0
+    /// `removeAllData()` was called before `initialize`: the next one erases the data on disk
+    /// before anything starts.
+    var erasesAtInitialize = false
 
     var client: TelemetryClient? {
         if case .running(let client) = phase { return client }

@@ -1,5 +1,9 @@
 import TelemetryKitSupport
 
+#if canImport(UIKit)
+import Foundation
+#endif
+
 extension Telemetry {
     private static let lifecycleSource = Locked<(any LifecycleEventSource)?>(defaultLifecycleEventSource)
     private static let lifecycleSubscription = Locked<LifecycleSubscription?>(nil)
@@ -36,8 +40,31 @@ extension Telemetry {
     }
 
     static var defaultBackgroundTasks: (any BackgroundTaskProviding)? {
-        #if canImport(UIKit) && !os(watchOS)
-        return UIKitBackgroundTasks()
+        #if os(watchOS)
+        return ExpiringActivityBackgroundTasks()
+        #elseif canImport(UIKit)
+        // An app extension has no `UIApplication`; the system grants it time another way.
+        return Bundle.main.bundlePath.hasSuffix(".appex") ? ExpiringActivityBackgroundTasks() : UIKitBackgroundTasks()
+        #else
+        return nil
+        #endif
+    }
+
+    private static let conditionsSource = Locked<(any DeliveryConditionsSource)?>(defaultDeliveryConditionsSource)
+
+    /// Where the next `initialize` learns whether the device is online, on an expensive or
+    /// constrained (Low Data Mode) path, or in Low Power Mode: the system's network path
+    /// monitor and power state on Apple platforms (`SystemDeliveryConditions`), none
+    /// elsewhere (always online). Set it before `initialize` to use another source, e.g. in a
+    /// test that takes the network away.
+    public static var deliveryConditionsSource: (any DeliveryConditionsSource)? {
+        get { conditionsSource.current }
+        set { conditionsSource.set(newValue) }
+    }
+
+    static var defaultDeliveryConditionsSource: (any DeliveryConditionsSource)? {
+        #if canImport(Network)
+        return SystemDeliveryConditions()
         #else
         return nil
         #endif
@@ -58,6 +85,7 @@ extension Telemetry {
     static func prepareStart(of client: TelemetryClient) async {
         await telemetryDeckImporter.run(into: client, destinationID: defaultDestinationID)
         client.backgroundTasks = backgroundTasks
+        if let source = deliveryConditionsSource { client.follow(source) }
         let subscription = lifecycleEventSource.map { client.lifecycle.follow($0) }
         let previous = lifecycleSubscription.withLock { current -> LifecycleSubscription? in
             defer { current = subscription }

@@ -1,4 +1,5 @@
 import TelemetryKitSupport
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -138,6 +139,15 @@ public enum Telemetry {
             throw error
         }
         let client = assembled.client
+        // `removeAllData()` before initialize: the data on disk goes before anything reads it.
+        if state.withLock({ $0.erasesAtInitialize }) {
+            do {
+                try await erase(client)
+                state.withLock { $0.erasesAtInitialize = false }
+            } catch {
+                logger.log(.error, error.message)
+            }
+        }
         // Opt-out: a choice made before initialize applies before anything is processed.
         let analyticsChoice = await applyAnalyticsChoiceBeforeStart(to: client)
         await prepareStart(of: client)  // TelemetryDeck import and lifecycle source (Telemetry+Startup.swift)
@@ -321,6 +331,24 @@ public enum Telemetry {
     public static func flush(timeout: TimeInterval) async -> FlushResult {
         guard let client else { return bufferedResult() }
         return await client.flush(timeout: timeout)
+    }
+
+    /// ``flush()`` inside background time the app got from the system, stopped when that
+    /// time runs out (see `TelemetryClient.flush(expiration:)`): what is delivered leaves the
+    /// queue, the rest stays for later.
+    ///
+    /// ```swift
+    /// BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.telemetry", using: nil) { task in
+    ///     Task {
+    ///         let result = await Telemetry.flush(expiration: { task.expirationHandler = $0 })
+    ///         task.setTaskCompleted(success: result == .complete)
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    public static func flush(expiration: (_ handler: @escaping @Sendable () -> Void) -> Void) async -> FlushResult {
+        guard let client else { return bufferedResult() }
+        return await client.flush(expiration: expiration)
     }
 
     private static func bufferedResult() -> FlushResult {

@@ -134,6 +134,9 @@ public struct TelemetryError: Error, LocalizedError, CustomDebugStringConvertibl
         /// `initialize` was called again with another app id, namespace, endpoint or salt
         /// while the SDK runs (`terminate()` first to switch).
         case alreadyInitialized = 1004
+        /// `removeAllData()` could not erase part of the data (a queue, or a storage without
+        /// `removeAll()`); the message names it. The rest was erased.
+        case dataNotErased = 1005
 
         /// Matches a thrown ``TelemetryError`` with this code, as v3's `Code ~=` does:
         ///

@@ -183,4 +183,75 @@ struct BackgroundTaskTests {
         }.value
         #expect(sawCancellation.current == false)
     }
+
+    // MARK: The app's own background task (BGProcessingTask, BGAppRefreshTask)
+
+    /// Delivers every batch but the second, on which it hangs until its request is cancelled.
+    final class SecondBatchHangs: EventTransmitting {
+        private struct State {
+            var batches = 0
+            var delivered: [String] = []
+            var hanging = false
+        }
+
+        private let state = Locked(State())
+
+        func transmit(_ batch: [Event]) async -> TransmissionOutcome {
+            let number = state.withLock { state -> Int in
+                state.batches += 1
+                return state.batches
+            }
+            if number != 2 {
+                state.withLock { $0.delivered += batch.map(\.type) }
+                return .delivered
+            }
+            state.withLock { $0.hanging = true }
+            do {
+                try await Task.sleep(for: .seconds(60))
+                return .delivered
+            } catch {
+                return .retry(after: nil)
+            }
+        }
+
+        var hanging: Bool { state.withLock { $0.hanging } }
+        var delivered: [String] { state.withLock { $0.delivered } }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aFlushInTheAppsBackgroundTaskStopsAtExpiryAndKeepsWhatWasNotSent() async throws {
+        let transmitter = SecondBatchHangs()
+        let cache = InMemoryEventCache()
+        let client = TelemetryClient(
+            configuration: .init(appID: "BGTASK"),
+            destinations: [
+                Destination(
+                    id: "main",
+                    transmitter: transmitter,
+                    cache: cache,
+                    policy: DeliveryPolicy(flushInterval: 3600, maxBatchCount: 2)
+                )
+            ],
+            storage: InMemoryProcessorStorage(),
+            logger: RecordingLogger()
+        )
+        await client.start()
+        for number in 1...5 { await client.send("Queued.\(number)") }
+
+        // The system's task: it hands out its expiration handler, and later calls it.
+        let expirationHandler = Locked<(@Sendable () -> Void)?>(nil)
+        let flushing = Task {
+            await client.flush(expiration: { handler in expirationHandler.set(handler) })
+        }
+        while !transmitter.hanging { try await Task.sleep(for: .milliseconds(1)) }
+        let expire = try #require(expirationHandler.current)
+        expire()  // the time runs out halfway through the second batch
+
+        #expect(await flushing.value == .incomplete(remaining: 3))
+        #expect(transmitter.delivered == ["Queued.1", "Queued.2"])
+        #expect(try await cache.peek(limit: 10).map(\.type) == ["Queued.3", "Queued.4", "Queued.5"])
+        let status = try #require(await client.deliveryStatus(of: "main"))
+        #expect(status.currentBackoff == nil, "the expiry is not the receiver's failure")
+        await client.shutdown()
+    }
 }

@@ -237,6 +237,9 @@ public final class ConsentProcessor: SynchronousEventProcessor {
         await emissions.drain()
         persist()
         await writes.drain()
+        // Written: forget it, so that a later `start` (after the app erased its data) begins
+        // from what the storage holds then, not from this run's decision and held events.
+        state.withLock { $0 = State() }
     }
 
     public func process(_ input: inout EventInput, context: inout EventContext) throws {

@@ -9,5 +9,8 @@ extension UserIdentifierProcessor {
         /// The identifier set with ``UserIdentifierProcessor/setUserIdentifier(_:)`` (a string;
         /// absent when none is set), so that the user the app chose is the user of later launches.
         public static let assignedUserIdentifier = "TelemetryKit.UserIdentifier.assignedUserIdentifier"
+        /// The identifier that ``UserIdentifierProcessor/resetIdentity()`` gave the install: it
+        /// wins over every platform default, since the vendor identifier cannot be rotated.
+        public static let resetIdentifier = "TelemetryKit.UserIdentifier.resetIdentifier"
     }
 }

@@ -64,6 +64,10 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
             await storage.set(assigned.current.user, forKey: Keys.assignedUserIdentifier)
         }
         guard defaultUser == nil else { return }
+        if let reset = await storage.string(forKey: Keys.resetIdentifier), !reset.isEmpty {
+            platformDefault.set(reset)
+            return
+        }
         #if canImport(UIKit) && !os(watchOS)
         if let vendorIdentifier = await Self.identifierForVendor() {
             platformDefault.set(vendorIdentifier)
@@ -118,6 +122,28 @@ public struct UserIdentifierProcessor: UserIdentifierManaging, SynchronousEventP
             return assigned.storage
         }
         await storage?.set(user, forKey: Keys.assignedUserIdentifier)
+    }
+
+    /// Clears the identifier set with ``setUserIdentifier(_:)`` and gives the install a new
+    /// random identifier in place of the platform default (which, as the vendor identifier,
+    /// may not be rotatable), persisted under ``Keys/resetIdentifier``. A `defaultUser` given
+    /// to `init` stays: the app chose it.
+    public func resetIdentity() async {
+        let created = UUID().uuidString
+        platformDefault.set(created)
+        let storage = assigned.withLock { assigned -> (any ProcessorStorage)? in
+            assigned.user = nil
+            return assigned.storage
+        }
+        await storage?.set(nil as String?, forKey: Keys.assignedUserIdentifier)
+        await storage?.set(created, forKey: Keys.resetIdentifier)
+    }
+
+    /// Forgets what `start` read, so that a later `start` (after the app erased its data)
+    /// resolves everything afresh from the storage.
+    public func stop() async {
+        platformDefault.set(nil)
+        assigned.set(Assigned())
     }
 
     /// The platform default, creating a random one if `start` has not provided one.

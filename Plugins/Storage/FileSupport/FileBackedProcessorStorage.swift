@@ -82,6 +82,9 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
         var scheduled: (ticket: UInt64, task: Task<Void, Never>)?
         var lastScheduledWrite: Task<Void, Never>?
         var diagnostics = FileStorageDiagnostics()
+        /// The generation of a `removeAll()` not written yet: the next write starts from an
+        /// empty file instead of merging into the one on disk.
+        var erasedAt: UInt64?
     }
 
     /// Serialises writes so that a timer write and a `flush()` never write at the same time,
@@ -273,16 +276,31 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
             state.values[key] = value
             state.generation &+= 1
             state.changes[key] = (value, state.generation)
-            if state.scheduled == nil {
-                let ticket = state.nextTicket
-                state.nextTicket &+= 1
-                // Holds `self` until the write is done, so pending values outlive the last
-                // reference to the storage.
-                let task = Task { await self.runScheduledWrite(ticket: ticket) }
-                state.scheduled = (ticket, task)
-                state.lastScheduledWrite = task
-            }
+            scheduleWrite(&state)
         }
+    }
+
+    /// Erases every value, also those other processes wrote to the file; the file is written
+    /// later (at once on `flush()`), holding only what is set after this.
+    public func removeAll() async {
+        state.withLock { state in
+            state.values = [:]
+            state.changes = [:]
+            state.generation &+= 1
+            state.erasedAt = state.generation
+            scheduleWrite(&state)
+        }
+    }
+
+    private func scheduleWrite(_ state: inout State) {
+        guard state.scheduled == nil else { return }
+        let ticket = state.nextTicket
+        state.nextTicket &+= 1
+        // Holds `self` until the write is done, so pending values outlive the last reference
+        // to the storage.
+        let task = Task { await self.runScheduledWrite(ticket: ticket) }
+        state.scheduled = (ticket, task)
+        state.lastScheduledWrite = task
     }
 
     public func set(_ value: Data?, forKey key: String) async { setValue(value.map(StoredValue.data), forKey: key) }
@@ -328,14 +346,15 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
     /// so writes of this storage never overlap.
     private func writePendingChangesNow() {
         let snapshot = state.withLock {
-            state -> (changes: [String: StoredValue?], values: [String: StoredValue], generation: UInt64)? in
+            state -> (changes: [String: StoredValue?], values: [String: StoredValue], generation: UInt64, erases: Bool)?
+            in
             guard state.generation != state.persistedGeneration else { return nil }
-            return (state.changes.mapValues(\.value), state.values, state.generation)
+            return (state.changes.mapValues(\.value), state.values, state.generation, state.erasedAt != nil)
         }
         guard let snapshot else { return }
         do {
             let merged = try AtomicFile.withExclusiveLock(path: lockPath) {
-                var merged = currentFileValues(orElse: snapshot.values)
+                var merged = snapshot.erases ? [:] : currentFileValues(orElse: snapshot.values)
                 for (key, value) in snapshot.changes {
                     merged[key] = value
                 }
@@ -344,6 +363,7 @@ public final class FileBackedProcessorStorage<Format: ProcessorStorageFileFormat
             }
             state.withLock { state in
                 state.persistedGeneration = max(state.persistedGeneration, snapshot.generation)
+                if let erasedAt = state.erasedAt, erasedAt <= snapshot.generation { state.erasedAt = nil }
                 state.changes = state.changes.filter { $0.value.generation > snapshot.generation }
                 // Others' keys as written, with this storage's newer changes on top.
                 var values = merged

@@ -60,6 +60,7 @@ public final class InMemoryProcessorStorage: ProcessorStorage {
     public func set(_ value: Bool, forKey key: String) async { values.withLock { $0[key] = .bool(value) } }
 
     public func removeValue(forKey key: String) async { store(nil, forKey: key) }
+    public func removeAll() async { values.withLock { $0.removeAll() } }
 
     private func store(_ value: Value?, forKey key: String) {
         values.withLock { $0[key] = value }
