@@ -23,14 +23,39 @@ public enum AppLifecycleSignal: Sendable, Hashable {
 /// }
 /// ```
 ///
+/// A processor that must know whether the app runs in the background right now (at `start`,
+/// before any signal arrives) reads ``isInBackground``: an app launched in the background by
+/// a silent push or a background task is no visit, so the session processor opens no session
+/// until the app first comes to the foreground.
+///
 /// ## Implementation requirements
 /// Call every handler for every signal sent after it was registered, in registration order,
 /// synchronously on the sending thread (a processor saves its state before the app is
 /// suspended), and never again once its observation is cancelled.
+///
+/// ``isInBackground`` reflects the signals sent so far. Update it in the same step that takes
+/// the handlers a signal reaches, so that a processor that registers its handler and then
+/// reads the state misses no change: a signal either reached the handler or is in the state
+/// read. Reading it must be cheap and must not block: processors read it holding a lock.
 public protocol AppLifecycleObserving: Sendable {
     /// Calls `handler` for every later signal until the returned observation is cancelled.
     @discardableResult
     func observe(_ handler: @escaping @Sendable (AppLifecycleSignal) -> Void) -> AppLifecycleObservation
+
+    /// Whether the app is in the background now: true from a `.didEnterBackground` until the
+    /// next `.willEnterForeground`, including one reported before the processor started (an
+    /// app launched in the background).
+    ///
+    /// ```swift
+    /// if lifecycle.isInBackground { deferWorkUntilForeground() }
+    /// ```
+    var isInBackground: Bool { get }
+}
+
+extension AppLifecycleObserving {
+    /// False: a source that does not track the state reports every launch as one in the
+    /// foreground, as before the property existed.
+    public var isInBackground: Bool { false }
 }
 
 /// Keeps an observation of an ``AppLifecycleObserving`` source; ``cancel()`` ends it.

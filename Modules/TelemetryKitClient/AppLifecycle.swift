@@ -12,6 +12,17 @@ import TelemetryKitSupport
 /// client.lifecycle.send(.didEnterBackground)
 /// client.lifecycle.send(.willEnterForeground)
 /// ```
+///
+/// A program launched in the background (a silent push, a background task) says so before the
+/// client starts, with the same signal, so that every observer hears it: the session processor
+/// opens no session and durations leave the time out until `.willEnterForeground`.
+///
+/// ```swift
+/// let client = TelemetryClient(
+///     configuration: config, processors: processors, destinations: destinations, storage: storage)
+/// client.lifecycle.send(.didEnterBackground)   // launched for a background task
+/// await client.start()                          // no session yet
+/// ```
 public final class AppLifecycle: AppLifecycleObserving {
     /// A lifecycle signal.
     public typealias Signal = AppLifecycleSignal
@@ -21,11 +32,18 @@ public final class AppLifecycle: AppLifecycleObserving {
     private struct State {
         var nextID = 0
         var observers: [(id: Int, handler: @Sendable (Signal) -> Void)] = []
+        var inBackground = false
     }
 
     private let state = Locked(State())
 
     public init() {}
+
+    /// Whether the last of `.didEnterBackground` and `.willEnterForeground` sent was
+    /// `.didEnterBackground`; false before either.
+    public var isInBackground: Bool {
+        state.withLock { $0.inBackground }
+    }
 
     /// Calls `handler` for every later signal, synchronously on the sender's thread.
     @discardableResult
@@ -40,7 +58,16 @@ public final class AppLifecycle: AppLifecycleObserving {
 
     /// Delivers `signal` to every observer, in registration order.
     public func send(_ signal: Signal) {
-        let handlers = state.withLock { $0.observers.map(\.handler) }
+        // The state changes together with taking the observers (see `AppLifecycleObserving`):
+        // an observer registered later finds the signal in `isInBackground`.
+        let handlers = state.withLock { state in
+            switch signal {
+            case .didEnterBackground: state.inBackground = true
+            case .willEnterForeground: state.inBackground = false
+            case .newSessionRequested, .willTerminate: break
+            }
+            return state.observers.map(\.handler)
+        }
         for handler in handlers { handler(signal) }
     }
 

@@ -25,6 +25,11 @@ import TelemetryKitSupport
 /// - Report `.didEnterBackground` and `.willEnterForeground` in pairs where the platform
 ///   allows; `.willTerminate` when the app is about to end. `.newSessionRequested` is the
 ///   client's own and is not expected from a source.
+/// - When the app is in the background as `subscribe` is called (launched by a silent push or
+///   a background task), report `.didEnterBackground` before `subscribe` returns. The facade
+///   subscribes before the processors start, so the launch opens no session until the source
+///   reports `.willEnterForeground` (see `SessionTrackingProcessor`); a source that cannot
+///   tell reports nothing, and the launch counts as one in the foreground.
 public protocol LifecycleEventSource: Sendable {
     /// Starts reporting signals to `handler` until the returned subscription is cancelled.
     func subscribe(_ handler: @escaping @Sendable (AppLifecycle.Signal) -> Void) -> LifecycleSubscription
@@ -61,7 +66,9 @@ extension AppLifecycle {
     /// let subscription = client.lifecycle.follow(SystemLifecycleEventSource())
     /// ```
     ///
-    /// The lifecycle is held weakly: the subscription does not keep a client alive.
+    /// The lifecycle is held weakly: the subscription does not keep a client alive. Follow
+    /// before `start()`, so that a source reporting a launch in the background is heard
+    /// before the processors decide whether to open a session.
     public func follow(_ source: any LifecycleEventSource) -> LifecycleSubscription {
         source.subscribe { [weak self] signal in
             self?.send(signal)

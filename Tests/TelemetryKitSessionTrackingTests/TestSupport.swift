@@ -45,13 +45,22 @@ struct SimulatedInstall {
         clock = ManualClock(start: start)
     }
 
-    /// Starts a new processor on this device's storage and clock (through the client handle).
-    func launch(sendSessionStartedEvent: Bool = true, timeZoneOffset: Int = 0) async -> Launch {
+    /// Starts a new processor on this device's storage and clock (through the client handle);
+    /// `inBackground`: the client's lifecycle reported the app in the background before, as
+    /// at a launch by a silent push or a background task.
+    func launch(
+        sendSessionStartedEvent: Bool = true,
+        timeZoneOffset: Int = 0,
+        inBackground: Bool = false
+    ) async -> Launch {
         let processor = SessionTrackingProcessor(
             sendSessionStartedEvent: sendSessionStartedEvent,
             timeZoneOffset: timeZoneOffset
         )
         let emitter = RecordingEmitter(clock: clock)
+        if inBackground {
+            emitter.lifecycle.send(.didEnterBackground)
+        }
         await processor.start(storage: storage, logger: logger, emitter: emitter)
         let pipeline = ProcessorPipeline(
             processors: [processor],

@@ -17,11 +17,12 @@ import Musl
 
 /// Tracks sessions and adds retention metrics to every event.
 ///
-/// - A session starts when the client starts, when the app returns to the foreground after
+/// - A session starts when the client starts in the foreground, when the app first comes to
+///   the foreground after a launch in the background, when it returns to the foreground after
 ///   at least `sessionTimeout` in the background, and on `TelemetryClient.newSession()`.
 ///   Every event carries the current session's id in `context.sessionID`.
 /// - Each new session sends `TelemetryDeck.Session.started` (unless turned off); the first
-///   launch of a fresh install sends `TelemetryDeck.Acquisition.newInstallDetected` before it.
+///   session of a fresh install sends `TelemetryDeck.Acquisition.newInstallDetected` before it.
 /// - Every event gets the retention parameters of ``Keys`` (session count, distinct days,
 ///   average session length, first session date; the previous session's length once there
 ///   is one). The first event of a fresh install alone also gets `isNewInstall` (`true`), as
@@ -51,6 +52,39 @@ import Musl
 ///
 /// Unreadable saved history is replaced by a fresh one and logged as a warning; it is not
 /// treated as a new install.
+///
+/// ## Launched in the background
+///
+/// A silent push, a background task or a HealthKit wake starts the app, and the client with
+/// it, without the user seeing the app. Such a launch is no visit: counted as a session it
+/// would inflate session counts and shorten average session lengths (TelemetryDeck's SDK
+/// counts it, TelemetryDeck#281). So when the lifecycle reports the app in the background
+/// at `start` (`AppLifecycleObserving.isInBackground`; the system source reports it on Apple
+/// platforms), no session opens, and neither `TelemetryDeck.Session.started` nor
+/// `newInstallDetected` is sent, until the app first comes to the foreground
+/// (`.willEnterForeground`, however soon). Then the session opens as at a launch in the
+/// foreground, and the install is announced ahead of it as in TelemetryDeck v3.
+///
+/// Events sent meanwhile belong to no new session:
+/// - They carry the previous session's id, as the session record (``Keys/activeSessionStorageKey``)
+///   knows it, so that a background run adds no session id the service would count. Without
+///   a record (a first launch, or a history imported from TelemetryDeck's SDK) they carry the
+///   id of the session that opens when the app comes to the foreground, so that still no
+///   extra id reaches the service; after `newSession()` they carry the new id.
+/// - Their retention parameters are those of the stored history, without a session or a
+///   day of use added; on a first launch there is no history and they carry none (nor
+///   `isNewInstall`, which marks the first event of the first session).
+/// - Nothing is written: a run that stays in the background leaves the history and the
+///   session record as they were, so the next launch counts one session more, not two.
+///
+/// An app with scenes (every SwiftUI app) is in the background until its first scene
+/// connects, also when the user opened it. If the client starts before that, the session
+/// opens a moment later, and the few events sent meanwhile count with the previous session:
+/// the price of never adding a session id for a launch nobody saw.
+///
+/// A launch in the background that joins another process's active session (see below)
+/// joins it as in the foreground, and returns to the foreground as a process that went to
+/// the background at its launch: after `sessionTimeout` with a session of its own.
 ///
 /// ## Several processes (an app and its extensions)
 ///
@@ -154,7 +188,9 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         self.state = Locked(State(sessionID: UUID()))
     }
 
-    /// The current session's id (the synchronous read of ``currentSessionID()``).
+    /// The id events get now, the current session's (the synchronous read of
+    /// ``currentSessionID()``); while a launch in the background waits for the foreground, the
+    /// id its events carry (see "Launched in the background").
     public var activeSessionID: UUID {
         state.withLock { $0.sessionID }
     }
@@ -164,7 +200,8 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     }
 
     /// Ends the current session and starts a new one (sending `TelemetryDeck.Session.started`
-    /// unless turned off); before `start`, only the id changes.
+    /// unless turned off); before `start`, and in the background before the app first came to
+    /// the foreground (no session is open yet), only the id changes.
     @discardableResult
     public func startNewSession() async -> UUID {
         let started = state.withLock { state -> Bool in
@@ -190,6 +227,13 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         let (sessionID, parameters, saveDue) = state.withLock { state -> (UUID, [String: PayloadValue]?, Bool) in
             guard let environment = state.environment else { return (state.sessionID, nil, false) }
             let now = environment.clock.now
+            if state.pending != nil {
+                // No session yet: nothing to measure or save (see "Launched in the background").
+                if now >= state.nextDayStart {
+                    state.refreshPendingRetention(today: calendar.day(of: now), now: now, calendar: calendar)
+                }
+                return (state.sessionID, state.retention, false)
+            }
             state.noteActivity(now)
             if now >= state.nextDayStart {
                 state.rollDay(at: now, calendar: calendar)
@@ -228,35 +272,51 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         let isFreshInstall = stored == nil
         let loaded = stored.flatMap { SessionTrackingProcessor.decodeHistory($0, logger: logger) }
         let now = clock.now
-        let joinable = await joinableSession(in: storage, history: loaded, now: now)
+        let record = await storage.data(forKey: Keys.activeSessionStorageKey)
+            .flatMap { try? ActiveSessionRecord(jsonData: $0) }
+        let joinable = joinableSession(record, history: loaded, now: now)
+        // The previous session, when the record describes the history's last one.
+        let previousSessionID = record.flatMap { loaded?.sessions.last?.start == $0.start ? $0.id : nil }
 
-        let (began, joined) = state.withLock { state -> (Bool, Bool) in
-            guard state.environment == nil else { return (false, false) }
+        // Observed before the lifecycle's state is read below, so that no signal falls in
+        // between: one sent before the environment is set is ignored by `handle` and found in
+        // `isInBackground`, a later one is handled.
+        let observation = lifecycle?.observe { [weak self] signal in self?.handle(signal) }
+        let outcome = state.withLock { state -> StartOutcome? in
+            guard state.environment == nil else { return nil }
             state.environment = Environment(storage: storage, logger: logger, emitter: emitter, clock: clock)
+            state.observation = observation
+            state.lastSavedActivity = now
+            let inBackground = lifecycle?.isInBackground ?? false
             if let joinable, let loaded {
                 state.history = loaded
                 state.join(joinable, at: now, calendar: calendar)
-                state.lastSavedActivity = now
-                return (true, true)
+                if inBackground { state.backgroundedAt = now }
+                return .joined
             }
             state.history = loaded ?? SessionHistory(firstSessionDay: calendar.day(of: now))
+            if inBackground {
+                state.waitForForeground(
+                    PendingSession(id: state.sessionID, isFreshInstall: isFreshInstall, historyIsNew: loaded == nil),
+                    previousSessionID: previousSessionID,
+                    at: now,
+                    calendar: calendar
+                )
+                return .waitingForForeground
+            }
             state.openSession(at: now, calendar: calendar)
             if isFreshInstall {
                 state.firstEventRetention = State.markedAsNewInstall(state.retention)
             }
-            state.lastSavedActivity = now
-            return (true, false)
+            return .opened
         }
-        guard began else {
+        guard let outcome else {
+            observation?.cancel()
             logger.log(.warning, "SessionTrackingProcessor was started twice; the second start is ignored")
             return
         }
-        if let lifecycle {
-            let observation = lifecycle.observe { [weak self] signal in self?.handle(signal) }
-            state.withLock { $0.observation = observation }
-        }
 
-        if !joined {
+        if outcome == .opened {
             // v3's order: the install is announced before the session it starts. Sent from
             // here, so `start` returns with them queued, ahead of what the app sent before.
             if isFreshInstall {
@@ -298,9 +358,30 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     /// Reacts to one lifecycle signal; runs synchronously on the sender's thread.
     private func handle(_ signal: AppLifecycleSignal) {
         let timeout = sessionTimeout
-        let outcome = state.withLock { state -> (save: Bool, newSession: (any EventSending, Date)?) in
+        let outcome = state.withLock { state -> (save: Bool, newSession: NewSession?) in
             guard let environment = state.environment else { return (false, nil) }
             let now = environment.clock.now
+            if let pending = state.pending {
+                switch signal {
+                case .willEnterForeground:
+                    state.openPendingSession(pending, at: now, calendar: calendar)
+                    let announcement = NewSession(
+                        emitter: environment.emitter,
+                        date: now,
+                        announcesInstall: pending.isFreshInstall
+                    )
+                    return (true, announcement)
+                case .newSessionRequested:
+                    // Still no session in the background: later events carry the new id, and
+                    // the session that opens in the foreground gets it.
+                    let id = UUID()
+                    state.pending?.id = id
+                    state.sessionID = id
+                    return (false, nil)
+                case .didEnterBackground, .willTerminate:
+                    return (false, nil)
+                }
+            }
             switch signal {
             case .didEnterBackground:
                 state.noteActivity(now)
@@ -313,7 +394,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
                 state.backgroundedAt = nil
                 guard now.timeIntervalSince(since) >= timeout else { return (false, nil) }
                 state.beginNextSession(at: now, calendar: calendar)
-                return (true, (environment.emitter, now))
+                return (true, NewSession(emitter: environment.emitter, date: now))
             case .newSessionRequested:
                 if state.backgroundedAt == nil {
                     state.noteActivity(now)
@@ -323,7 +404,7 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
                 if state.backgroundedAt != nil {
                     state.backgroundedAt = now
                 }
-                return (true, (environment.emitter, now))
+                return (true, NewSession(emitter: environment.emitter, date: now))
             case .willTerminate:
                 if state.backgroundedAt == nil {
                     state.noteActivity(now)
@@ -334,9 +415,16 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         if outcome.save {
             work.enqueue { await self.save() }
         }
-        if let (emitter, date) = outcome.newSession, sendSessionStartedEvent {
-            let input = SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: date)
-            work.enqueue { await emitter.send(input) }
+        guard let newSession = outcome.newSession else { return }
+        var inputs: [EventInput] = []
+        if newSession.announcesInstall {
+            inputs.append(SessionTrackingProcessor.internalEvent(Keys.newInstallDetectedEvent, at: newSession.date))
+        }
+        if sendSessionStartedEvent {
+            inputs.append(SessionTrackingProcessor.internalEvent(Keys.sessionStartedEvent, at: newSession.date))
+        }
+        for input in inputs {
+            work.enqueue { await newSession.emitter.send(input) }
         }
     }
 
@@ -346,7 +434,9 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
     private func save() async {
         let (processIdentifier, executable) = (processIdentifier, executable)
         let snapshot = state.withLock { state -> (SessionHistory?, ActiveSessionRecord?, Environment)? in
-            guard let environment = state.environment else { return nil }
+            // Waiting for the foreground, there is no session of this process to write: the
+            // stored history and record stay as the previous run left them.
+            guard let environment = state.environment, state.pending == nil else { return nil }
             state.lastSavedActivity = max(state.lastSavedActivity, state.lastActivity)
             let lastActivity = state.lastActivity.timeIntervalSince1970
             if let joined = state.joined {
@@ -384,16 +474,14 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         }
     }
 
-    /// The session this process joins at `start`: another live process's session, active
-    /// within `sessionTimeout`, that `history` knows as its current one; nil to start one.
+    /// The session this process joins at `start`: another live process's session (`record`),
+    /// active within `sessionTimeout`, that `history` knows as its current one; nil to start one.
     private func joinableSession(
-        in storage: any ProcessorStorage,
+        _ record: ActiveSessionRecord?,
         history: SessionHistory?,
         now: Date
-    ) async -> ActiveSessionRecord? {
-        guard let history, let data = await storage.data(forKey: Keys.activeSessionStorageKey),
-            let record = try? ActiveSessionRecord(jsonData: data)
-        else { return nil }
+    ) -> ActiveSessionRecord? {
+        guard let history, let record else { return nil }
         let idle = now.timeIntervalSince1970 - record.lastActivity
         guard record.process != processIdentifier, record.executable != executable, idle >= 0, idle < sessionTimeout,
             history.sessions.last?.start == record.start, Self.processIsAlive(record.process)
@@ -442,6 +530,30 @@ extension SessionTrackingProcessor {
         var executable: String
     }
 
+    /// How `start` began: a session opened, another process's joined, or none yet (a launch
+    /// in the background).
+    private enum StartOutcome {
+        case opened, joined, waitingForForeground
+    }
+
+    /// A session a lifecycle signal opened, to announce.
+    private struct NewSession {
+        let emitter: any EventSending
+        let date: Date
+        /// The first session of a fresh install, which `newInstallDetected` precedes.
+        var announcesInstall = false
+    }
+
+    /// A launch in the background, until the app first comes to the foreground.
+    private struct PendingSession {
+        /// The id the session gets when it opens.
+        var id: UUID
+        /// Nothing was stored: the session announces the install.
+        let isFreshInstall: Bool
+        /// No readable history was stored: the first session's day is the day it opens.
+        let historyIsNew: Bool
+    }
+
     /// What the processor got in `start`.
     /// A class, not a struct: every event reads the clock from it under the lock, and a copy
     /// of a struct of four existentials retained and released each of them.
@@ -476,6 +588,8 @@ extension SessionTrackingProcessor {
         var observation: AppLifecycleObservation?
         /// The other process's session this process joined, until it starts one of its own.
         var joined: ActiveSessionRecord?
+        /// Set while a launch in the background waits for the foreground: no session is open.
+        var pending: PendingSession?
 
         init(sessionID: UUID) {
             self.sessionID = sessionID
@@ -512,6 +626,42 @@ extension SessionTrackingProcessor {
             lastActivity = now
             firstEventRetention = nil
             refreshRetention(today: today, now: now, calendar: calendar)
+        }
+
+        /// Starts a launch in the background: no session, events with the previous session's
+        /// id (else the pending one) and the stored history's retention values.
+        mutating func waitForForeground(
+            _ session: PendingSession,
+            previousSessionID: UUID?,
+            at now: Date,
+            calendar: CalendarDays
+        ) {
+            pending = session
+            sessionID = previousSessionID ?? session.id
+            firstEventRetention = nil
+            refreshPendingRetention(today: calendar.day(of: now), now: now, calendar: calendar)
+        }
+
+        /// The retention values while waiting: the stored history's, none without one.
+        mutating func refreshPendingRetention(today: Int, now: Date, calendar: CalendarDays) {
+            retention = history.totalSessionsCount == 0 ? [:] : history.retentionParameters(today: today)
+            nextDayStart = calendar.start(ofDayAfter: today, near: now)
+        }
+
+        /// Opens the session a launch in the background waited for, as a launch in the
+        /// foreground at `now` would have.
+        mutating func openPendingSession(_ session: PendingSession, at now: Date, calendar: CalendarDays) {
+            pending = nil
+            backgroundedAt = nil
+            sessionID = session.id
+            if session.historyIsNew {
+                history = SessionHistory(firstSessionDay: calendar.day(of: now))
+            }
+            openSession(at: now, calendar: calendar)
+            if session.isFreshInstall {
+                firstEventRetention = State.markedAsNewInstall(retention)
+            }
+            lastSavedActivity = now
         }
 
         /// Continues another process's session `record` (see "Several processes"): its id, and
