@@ -31,7 +31,10 @@
 /// - `start` runs once, in pipeline order, before the first event is processed. Events sent
 ///   through `emitter` run the whole pipeline, including this processor; never await the
 ///   delivery of an emitted event from inside `process`.
-/// - `stop` runs once at shutdown; persist what must survive there.
+/// - `stop` runs at shutdown; persist what must survive there.
+/// - When the app erases its data (`Telemetry.removeAllData()`), the client calls `stop`, erases
+///   the storage and calls `start` again, with no event processed in between: after `stop`,
+///   forget what the storage held, so that the next `start` begins afresh from it.
 public protocol EventProcessor: Sendable {
     /// Processes one event and calls `next` to continue the pipeline.
     ///
@@ -62,7 +65,8 @@ public protocol EventProcessor: Sendable {
     /// async path (a cached value that sometimes has to be read again, say).
     func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
 
-    /// Called once when the client starts, before any event is processed.
+    /// Called when the client starts, before any event is processed; again after ``stop()``
+    /// when the app erased its data.
     func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async
 
     /// Hands the processor the client's app lifecycle (background, foreground, new session,
@@ -87,7 +91,7 @@ public protocol EventProcessor: Sendable {
     /// made, and casts only the processors that answer `true`.
     var capturesCallSite: Bool { get }
 
-    /// Called once when the client shuts down.
+    /// Called when the client shuts down, and before the app's data is erased.
     func stop() async
 }
 

@@ -121,12 +121,15 @@ public struct SystemLifecycleEventSource: LifecycleEventSource {
     static var applicationIsInBackground: Bool {
         guard Thread.isMainThread, !Bundle.main.bundlePath.hasSuffix(".appex") else { return false }
         return MainActor.assumeIsolated {
-            #if os(watchOS)
-            return WKApplication.shared().applicationState == .background
-            #elseif canImport(UIKit)
-            // `UIApplication.shared` through the Objective-C runtime, so that this builds
-            // into app extensions too (as in `UIKitBackgroundTasks`).
+            // The shared application through the Objective-C runtime, so that this builds into
+            // app extensions too (as in `UIKitBackgroundTasks`).
             let selector = NSSelectorFromString("sharedApplication")
+            #if os(watchOS)
+            guard WKApplication.responds(to: selector),
+                let application = WKApplication.perform(selector)?.takeUnretainedValue() as? WKApplication
+            else { return false }
+            return application.applicationState == .background
+            #elseif canImport(UIKit)
             guard UIApplication.responds(to: selector),
                 let application = UIApplication.perform(selector)?.takeUnretainedValue() as? UIApplication
             else { return false }

@@ -204,6 +204,11 @@ extension Telemetry {
         transformations: [any EventTransformation],
         clock: any TelemetryClock
     ) async throws(TelemetryError) -> AssembledClient {
+        if cache == nil || storage == nil {
+            let shared = try? dataDirectory(for: configuration)
+            let directory = try? shared ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+            applyFileProtection(to: directory, for: configuration)
+        }
         // Each default is built only when no override is given; the queue's opening first.
         let openingQueue: OpeningEventCache?
         let mainDestination: (any EventTransmitting) -> Destination

@@ -75,6 +75,12 @@ public enum Telemetry {
     ///
     /// Every override is optional; `nil` means the default.
     ///
+    /// On a device that has not been unlocked since it started (a background launch by a
+    /// silent push or a background task), the protected data directory cannot be opened: then
+    /// `initialize` returns without a client (``client`` stays nil), the events the app sends
+    /// wait in memory, and the SDK starts when the device is unlocked (see
+    /// ``ProtectedDataSource``).
+    ///
     /// - Parameters:
     ///   - configuration: the app's settings (validated: blank `appID`/`namespace` throw).
     ///   - processors: the pipeline; `nil` means `defaultProcessors(for: configuration)`.
@@ -99,6 +105,24 @@ public enum Telemetry {
     ) async throws(TelemetryError) {
         let logger = logger ?? StandardErrorLogger()
         try configuration.validate()
+        // Tried again as it was called, when protected data becomes available (see below).
+        let retry: @Sendable () async -> Void = {
+            do {
+                try await initialize(
+                    configuration: configuration,
+                    processors: processors,
+                    cache: cache,
+                    transmitter: transmitter,
+                    logger: logger,
+                    storage: storage,
+                    destinations: destinations,
+                    transformations: transformations,
+                    clock: clock
+                )
+            } catch {
+                logger.log(.error, "Telemetry.initialize failed after the device was unlocked: \(error)")
+            }
+        }
         let running = state.withLock { state -> Config? in
             guard case .waiting = state.phase else { return state.configuration }
             state.phase = .initializing
@@ -136,8 +160,11 @@ public enum Telemetry {
                 $0.phase = .waiting
                 $0.configuration = nil
             }
+            // A locked device after a reboot: not an error; the events wait in the buffer.
+            if await waitsForProtectedData(after: error, logger: logger, retry: retry) { return }
             throw error
         }
+        stopWaitingForProtectedData()
         let client = assembled.client
         // `removeAllData()` before initialize: the data on disk goes before anything reads it.
         if state.withLock({ $0.erasesAtInitialize }) {
@@ -160,6 +187,7 @@ public enum Telemetry {
             try await assembled.defaultQueueOpened()
         } catch {
             await abandonStart(of: client, analyticsChoice: analyticsChoice)
+            if await waitsForProtectedData(after: error, logger: logger, retry: retry) { return }
             throw error
         }
         adoptStateGatheredBeforeInitialize(into: client)
@@ -193,6 +221,7 @@ public enum Telemetry {
     /// TelemetryDeck v3 does: a logout or opt-out flow that terminates before the SDK started
     /// sends nothing it gathered. The number discarded is logged.
     public static func terminate() async {
+        stopWaitingForProtectedData()
         let (client, discarded) = state.withLock { state -> (TelemetryClient?, Int) in
             switch state.phase {
             case .running(let client):

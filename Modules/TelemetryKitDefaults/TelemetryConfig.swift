@@ -55,6 +55,13 @@ extension Telemetry {
         /// How long `terminate()` keeps retrying to deliver what is queued after its first
         /// attempt (seconds, default 5); what is left stays queued for the next launch.
         public var shutdownTimeout: TimeInterval = 5
+        /// The data protection of the queue's and the storage's files on iOS, iPadOS, tvOS,
+        /// watchOS and visionOS (elsewhere it has no effect). Default
+        /// ``FileProtection/completeUntilFirstUserAuthentication``: readable in the background
+        /// once the device was unlocked after starting, which a silent push or a background
+        /// task needs; an app whose entitlement makes its files `complete` would otherwise
+        /// lose those launches' events.
+        public var fileProtection: FileProtection = .completeUntilFirstUserAuthentication
 
         /// The default ingest service.
         public static let defaultAPIBaseURL = URL(string: "https://nom.telemetrydeck.com")!

@@ -40,7 +40,7 @@ extension FacadeTests {
         let configuration = try eraseConfiguration(collector, directory: directory)
         try await Telemetry.initialize(configuration: configuration)
 
-        Telemetry.signal("AsTheInstall")
+        _ = await Telemetry.send(EventInput("AsTheInstall"))
         await Telemetry.setUserIdentifier("alice@example.com")
         Telemetry.signal("AsAlice")
         await Telemetry.resetIdentity()

@@ -347,6 +347,9 @@ public final class SessionTrackingProcessor: SessionManaging, SynchronousEventPr
         observation?.cancel()
         work.enqueue { await self.save() }
         await work.drain()
+        // Saved: forget it, so that a later `start` (after the app erased its data) begins
+        // afresh from the storage, with a new session id.
+        state.withLock { $0 = State(sessionID: UUID()) }
     }
 
     /// Waits until the saves and session events triggered so far (by lifecycle signals or
