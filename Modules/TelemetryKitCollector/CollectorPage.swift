@@ -16,6 +16,9 @@ enum CollectorPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>TelemetryKit collector</title>
         <style>
+        /* The script keeps what the reader looks at in place (keepInView); the browser's own
+           scroll anchoring, which Safari lacks, is off so that every browser does the same. */
+        html,body{overflow-anchor:none}
         body{font:13px/1.4 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
         header{display:flex;gap:1em;align-items:baseline;padding:10px 16px;background:#fff;
           border-bottom:1px solid #ddd;position:sticky;top:0;z-index:1}
@@ -150,11 +153,9 @@ enum CollectorPage {
           $("shown").textContent = shown + " of " + rows.children.length + " shown";
         }
 
-        // New events go on top; a reader scrolled down stays on the rows they were reading.
+        // New events go on top.
         function addEvents(events) {
           if (events.length === 0) return;
-          const anchor = rows.firstElementChild;
-          const top = anchor ? anchor.getBoundingClientRect().top : 0;
           const fragment = document.createDocumentFragment();
           for (let index = events.length - 1; index >= 0; index -= 1) {
             const tr = row(events[index]);
@@ -163,10 +164,27 @@ enum CollectorPage {
           }
           rows.prepend(fragment);
           while (rows.children.length > maxRows) rows.lastElementChild.remove();
-          if (anchor && anchor.isConnected && window.scrollY > 0) {
-            window.scrollBy(0, anchor.getBoundingClientRect().top - top);
-          }
           applyFilter();
+        }
+
+        // What the reader is looking at and where it is on screen: the first box or shown row
+        // that reaches below the sticky header. New rows, types and rejections all grow the
+        // page above it; keepInView scrolls by as much, so a reader scrolled down stays on what
+        // they were reading. At the very top there is nothing to keep: new events come into view.
+        function inView() {
+          if (window.scrollY <= 0) return null;
+          const below = document.querySelector("header").getBoundingClientRect().bottom;
+          for (const node of [$("overview"), $("rejected-box"), $("filters"), ...rows.children]) {
+            if (node.hidden) continue;
+            const box = node.getBoundingClientRect();
+            if (box.bottom > below) return {node: node, top: box.top};
+          }
+          return null;
+        }
+        function keepInView(seen) {
+          if (seen === null || !seen.node.isConnected || seen.node.hidden) return;
+          const moved = seen.node.getBoundingClientRect().top - seen.top;
+          if (moved !== 0) window.scrollBy(0, moved);
         }
 
         function renderSummary(doc) {
@@ -274,6 +292,7 @@ enum CollectorPage {
             const url = next === null ? "/events?limit=200" : "/events?since=" + next + "&limit=500";
             const response = await fetch(url, {cache: "no-store"});
             const doc = await response.json();
+            const seen = inView();
             if (next !== null && doc.received < next) {
               // The collector was restarted or reset: start over.
               rows.replaceChildren();
@@ -290,6 +309,7 @@ enum CollectorPage {
             renderRejections(doc);
             $("connection").textContent = "live";
             $("connection").className = "";
+            keepInView(seen);
           } catch (error) {
             $("connection").textContent = "the collector does not answer; retrying";
             $("connection").className = "down";

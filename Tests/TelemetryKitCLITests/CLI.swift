@@ -40,19 +40,19 @@ enum CLI {
         return try await command.finish()
     }
 
-    /// A `telemetrykit` process running beside the test, its output captured through files
-    /// (pipes could fill up and block the child).
+    /// A `telemetrykit` process (or `executable`'s) running beside the test, its output
+    /// captured through files (pipes could fill up and block the child).
     final class Background {
         let process: Process
         private let scratch: TemporaryDirectory
         private let exit: Task<Int32, any Error>
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], executable: URL? = nil) throws {
             scratch = try TemporaryDirectory()
             try Data().write(to: scratch.file("stdout"))
             try Data().write(to: scratch.file("stderr"))
             let process = Process()
-            process.executableURL = try CLI.executable()
+            process.executableURL = try executable ?? CLI.executable()
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: scratch.file("stdout"))
             process.standardError = try FileHandle(forWritingTo: scratch.file("stderr"))
@@ -64,9 +64,10 @@ enum CLI {
             }
             try process.run()
             self.process = process
+            let name = process.executableURL?.lastPathComponent ?? "the command"
             exit = Task {
                 for await status in ended { return status }
-                throw CLITestError("telemetrykit ended without a status")
+                throw CLITestError("\(name) ended without a status")
             }
         }
 

@@ -15,7 +15,7 @@ import TelemetryKitTypedEvents
     private let connection = URLSessionHTTPConnection()
 
     /// The browser, or a failure saying how to install it: a missing browser must not pass.
-    private static func chromium() throws -> URL {
+    static func chromium() throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             for name in ["chromium", "chromium-browser"] {
@@ -189,6 +189,81 @@ import TelemetryKitTypedEvents
                 #"<span class="violation-text">✗ 'Checkout.complete' is not in the tracking plan</span></td></tr>"#
             )
         )
+    }
+
+    /// Where the reader is: the window's scroll offset, and the row at the middle of the
+    /// window (its text: type, user, parameters) with its top edge in the window.
+    private struct View: Decodable {
+        var scrollY: Double
+        var row: String
+        var top: Double
+    }
+
+    private static let view = """
+        JSON.stringify((() => {
+          const tr = document.elementFromPoint(640, 450)?.closest("#rows tr");
+          return {scrollY: window.scrollY, row: tr ? tr.dataset.text : "", top: tr ? tr.getBoundingClientRect().top : -1};
+        })())
+        """
+
+    /// The first row the filters let through, and whether it is on screen.
+    private static let newestShown = """
+        JSON.stringify((() => {
+          const tr = [...document.querySelectorAll("#rows tr")].find((row) => !row.hidden);
+          const box = tr.getBoundingClientRect();
+          return {scrollY: window.scrollY, row: tr.dataset.text, top: box.top};
+        })())
+        """
+
+    /// The page open in the browser, a reader scrolled down the events: new rows, new types
+    /// (a longer table of counts) and a rejection all grow the page above what they read, and
+    /// none of it moves it. At the top, new events come into view instead. With a filter too,
+    /// where the newest row is hidden. The page turns the browser's own scroll anchoring off
+    /// (Safari has none), so this checks the page's script, not Chromium's anchoring.
+    @Test(arguments: ["/", "/?type=Screen.shown"])
+    func newEventsDoNotMoveWhatAReaderScrolledDownIsReading(address: String) async throws {
+        let collector = try await Collector.start()
+        let screens = (1...120).map { event("Screen.shown", ["index": .int($0)]) }
+        #expect(try await post(collector, EventWireEncoder.encode(screens)) == 200)
+        // The newest row is of another type: the filter hides it.
+        #expect(try await post(collector, EventWireEncoder.encode([event("App.launched", [:])])) == 200)
+        let browser = try HeadlessChromium(collector.baseURL + address)
+        defer { browser.close() }
+        let rowCount = "document.querySelectorAll('#rows tr').length"
+        try await browser.wait(until: "\(rowCount) === 121")
+
+        // At the top, a new event shows at the top of the list, on screen.
+        #expect(try await post(collector, EventWireEncoder.encode([event("Screen.shown", ["index": 121])])) == 200)
+        try await browser.wait(until: "\(rowCount) === 122")
+        let atTheTop = try browser.evaluate(Self.newestShown, as: View.self)
+        #expect(atTheTop.scrollY == 0)
+        #expect(atTheTop.row == "screen.shown user-42 index=121")
+        #expect(atTheTop.top > 0 && atTheTop.top < 900)
+
+        // Scrolled down, reading the rows in the middle of the window.
+        #expect(try browser.evaluate("window.scrollTo(0, 1500); String(window.scrollY)") == "1500")
+        let before = try browser.evaluate(Self.view, as: View.self)
+        #expect(before.row.hasPrefix("screen.shown user-42 index="))
+
+        let more = (122...151).map { event("Screen.shown", ["index": .int($0)]) }
+        let features = (1...12).map { event("Feature\($0).used", [:]) }
+        #expect(try await post(collector, EventWireEncoder.encode(more)) == 200)
+        #expect(try await post(collector, EventWireEncoder.encode(features)) == 200)
+        let valid = String(decoding: EventWireEncoder.encode([event("Checkout.completed", [:])]), as: UTF8.self)
+        let refused = valid.replacingOccurrences(of: #""isTestMode":"false""#, with: #""isTestMode":false"#)
+        #expect(try await post(collector, Array(refused.utf8)) == 400)
+        try await browser.wait(
+            until: "\(rowCount) === 164 && document.querySelectorAll('#types tr').length === 14"
+                + " && document.getElementById('rejected-count').textContent === '1'"
+        )
+        let after = try browser.evaluate(Self.view, as: View.self)
+        browser.close()
+        await collector.shutdown()
+
+        #expect(after.row == before.row)
+        #expect(abs(after.top - before.top) < 1, "the row moved from \(before.top) to \(after.top)")
+        // The page grew above the row: 30 rows (42 unfiltered), 12 types, the rejection.
+        #expect(after.scrollY > before.scrollY + 30 * 20)
     }
 
     /// The picture kept in the collector's documentation: regenerate it with
