@@ -21,7 +21,7 @@ public import Foundation
 /// let otlp = try OTLPEventTransmitter(endpoint: URL(string: "http://otel-collector:4318")!,
 ///                                     serviceName: "checkout")
 /// let destination = Destination(id: "otlp", transmitter: otlp,
-///                               cache: try SQLiteEventCache(url: cacheDirectory.appending(path: "otlp.sqlite")))
+///                               cache: try SQLiteEventCache(fileURL: cacheDirectory.appending(path: "otlp.sqlite")))
 /// ```
 ///
 /// Status rules, as the OTLP specification gives them (``Configuration/customRetryForStatusCodes``
