@@ -107,7 +107,7 @@ final class CacheOverflow: Sendable {
         logger: any Logging
     ) {
         self.cache = cache
-        // The metatype first: the first dynamic cast in a process costs about 0.1 ms on Linux
+        // The metatype first: the first dynamic cast in a process is slow on Linux
         // (the runtime looks up Foundation's boxing type), which every launch with a durable
         // cache would pay here for nothing.
         self.inMemoryCache = type(of: cache) == InMemoryEventCache.self ? cache as? InMemoryEventCache : nil

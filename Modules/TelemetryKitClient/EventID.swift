@@ -22,7 +22,7 @@ import Musl
 /// Why time-ordered, not random (version 4): a durable cache indexes its events by id (for
 /// `remove(ids:)`). Random ids land on random pages of that index, so a commit of 500 events
 /// rewrote most of the index's pages and the SQLite cache spent more on them than on the
-/// events (3–8 µs per event instead of 1.5–2). Ids that start with the event's millisecond
+/// events. Ids that start with the event's millisecond
 /// (48 bits) are appended at the index's end, one page per commit. The other 74 bits stay
 /// random, so ids are as unique as before; they reveal only the event's `receivedAt`, which
 /// the event carries anyway.

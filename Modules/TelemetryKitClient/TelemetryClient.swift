@@ -315,7 +315,7 @@ public final class TelemetryClient: Sendable {
     /// It runs on the caller's executor (`nonisolated(nonsending)`): when nothing else is
     /// being processed, the event goes through the processors' synchronous paths, the
     /// finalizer and an in-memory cache right there — awaited from the main actor, without
-    /// leaving it (about 1.3 µs with the default processors). Otherwise it waits for the intake
+    /// leaving it. Otherwise it waits for the intake
     /// task; a durable cache's write and fsync run off the caller's executor.
     @discardableResult
     nonisolated(nonsending) public func send(_ input: EventInput) async -> SendOutcome {

@@ -12,10 +12,9 @@ import Foundation
 ///
 /// Why the client gets this instead of the opened cache: opening the file (creating it on an
 /// app's first launch) is the longest single piece of `Telemetry.initialize` in a new
-/// process, about 2.5 ms on Linux, as long as building the transmitter, the storage and the
-/// processors on the caller's thread. Were the client built only once it is open, its
-/// construction, the processors' start and the processing of their first events (another
-/// 1.5 ms) would follow it; with this they run meanwhile, and only the first append waits.
+/// process, about as long as building the transmitter, the storage and the processors on
+/// the caller's thread. Were the client built only once it is open, its construction, the
+/// processors' start and the processing of their first events would follow it; with this they run meanwhile, and only the first append waits.
 /// `initialize` still throws when the file cannot be opened: it asks ``opened()`` before the
 /// app's buffered events are handed over (see `Telemetry.initialize`).
 ///
@@ -72,13 +71,13 @@ final class OpeningEventCache: CallerExecutorAppending {
 ///
 /// The thread is a serial queue's of its own, not a global queue's: the global queues share
 /// as many threads as there are cores, and in a launch those are busy (Swift's cooperative
-/// pool runs on them), so the opening sometimes waited 0.7–3 ms for one to come free (5 of 34
-/// launches in a new process on 2 cores); a queue of its own gets a thread at once.
+/// pool runs on them), so the opening sometimes waited for one to come free; a queue of its
+/// own gets a thread at once.
 final class OpeningOffThread<Value: Sendable>: Sendable {
     /// A waiter is kept as the closure that resumes it, not as its `CheckedContinuation`: a
     /// state that names `CheckedContinuation<…, Never>` made the opening thread's first use of
-    /// it search the process's conformance records for `Never: Error` (0.12 ms a launch on
-    /// Linux), even when nobody waited, which is the rule in a launch.
+    /// it search the process's conformance records for `Never: Error` in every launch, even
+    /// when nobody waited, which is the rule in a launch.
     private enum State {
         case running(waiters: [@Sendable (Made<Value>) -> Void])
         case made(Made<Value>)
@@ -121,8 +120,7 @@ final class OpeningOffThread<Value: Sendable>: Sendable {
 }
 
 /// A default made, or the error that stopped it: a `Result` without the `Failure: Error`
-/// requirement, which made the runtime search its conformance tables (about 0.1 ms on Linux,
-/// in every launch) for `TelemetryError`'s conformance the first time the type was used.
+/// requirement, which made the runtime search its conformance tables (in every launch) for `TelemetryError`'s conformance the first time the type was used.
 enum Made<Value> {
     case value(Value)
     case failure(TelemetryError)

@@ -9,7 +9,7 @@ import Musl
 /// Variables of the process environment, read one at a time.
 ///
 /// Why not `ProcessInfo.processInfo.environment`: it copies the whole environment into a new
-/// dictionary on every call, about 0.1 ms the first time in a launch, for processors that
+/// dictionary on every call, slowest the first time in a launch, for processors that
 /// each need one or two variables while `Telemetry.initialize` builds them.
 package enum ProcessEnvironment {
     /// The value of the variable `name`, or nil when it is not set.

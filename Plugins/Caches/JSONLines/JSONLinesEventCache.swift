@@ -28,8 +28,8 @@ public import Foundation
 /// ## One process, one instance per file
 ///
 /// The instance keeps the positions of the live events in memory and compaction rewrites the
-/// file, so a second writer would corrupt the journal for both (in a measured run with three
-/// processes on one journal, 43 % of acknowledged events were lost). Opening therefore takes
+/// file, so a second writer would corrupt the journal for both and lose acknowledged
+/// events. Opening therefore takes
 /// an exclusive `flock` on `<file>.lock`, held until the instance is released (the kernel
 /// drops it when the process dies, so a killed app never locks out its next launch), and a
 /// second instance, in this process or another, gets a ``FileInUseError`` at once.

@@ -68,7 +68,7 @@ final class SQLiteConnection {
     ///
     /// A list searched by hash, not a dictionary: it is short (the clean-up keeps it under
     /// twice what the queue refers to), and a dictionary type's first use costs a search of
-    /// the runtime's conformance tables (0.1 ms on Linux) inside the first append of a
+    /// the runtime's conformance tables inside the first append of a
     /// launch, which `Telemetry.initialize` waits for.
     private var contextIDs: [(hash: UInt64, id: Int64, json: [UInt8])]?
     /// Contexts decoded for reads, by id: each is decoded once and its metadata dictionary is

@@ -82,9 +82,8 @@ import Musl
 public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     /// How far a committed append survives.
     ///
-    /// Why `.normal` is the default: an fsync per commit costs 0.1–0.2 ms on a server's disk
-    /// and a millisecond or more on a phone's flash, and every awaited event would wait for
-    /// one. What apps lose events to is the process ending (a crash, the system killing a
+    /// Why `.normal` is the default: an fsync per commit is slow, on a phone's flash most of
+    /// all, and every awaited event would wait for one. What apps lose events to is the process ending (a crash, the system killing a
     /// suspended app, kill -9), which `.normal` survives; the power cut that only `.full`
     /// survives is rare on battery-powered devices.
     ///

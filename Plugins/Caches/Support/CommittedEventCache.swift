@@ -440,7 +440,7 @@ extension CommittedEventStore {
     ///
     /// Why: code that names `CommittedEventCache<SQLiteDatabase>` gets its type from a
     /// mangled name, and the Swift runtime finds the store's conformance for it by searching
-    /// every conformance record of the process (~7,000; about 0.1 ms, once per process).
+    /// every conformance record of the process, once per process.
     /// Here, unspecialised, the conformance is the argument the caller passes.
     @_semantics("optimize.sil.specialize.generic.never")
     @inline(never)

@@ -19,8 +19,8 @@ import Musl
 /// its commit, so that the caller does not wait for the commit.
 ///
 /// Why: a durable cache's commit runs on a thread of its own, and an awaited event that
-/// waited for it cost two thread hand-offs and the commit itself (60–100 µs with SQLite's
-/// `synchronous = NORMAL`, more than TelemetryDeck v3's whole in-memory send). Here the
+/// waited for it cost two thread hand-offs and the commit itself, more than TelemetryDeck
+/// v3's whole in-memory send. Here the
 /// caller copies the encoded events into a memory mapping of this file (`MAP_SHARED`) and
 /// returns: the bytes are in the kernel's page cache at once, so they outlive the process
 /// however it ends (a crash, kill -9, the system ending a suspended app); the cache commits

@@ -13,7 +13,7 @@ import Foundation
 // Why: the processor saves both when a session starts, which is inside every app launch, and
 // reads them back in the next launch's `start`. The first `JSONEncoder` or `JSONDecoder` call
 // in a process spends most of its time in the Swift runtime resolving the generic `Codable`
-// machinery (0.7 ms of a new process's launch on Linux, measured with `perf`); these two fixed
+// machinery, a large part of a new process's launch on Linux; these two fixed
 // shapes need none of it. The format is unchanged: the same keys and JSON numbers that
 // `JSONEncoder` wrote, so histories saved by earlier versions read back, and any JSON reader
 // reads ours (the tests decode it with `JSONDecoder`). Unknown keys are skipped, so a later

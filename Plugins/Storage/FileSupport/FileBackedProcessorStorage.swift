@@ -428,7 +428,7 @@ extension FileBackedProcessorStorage {
     ///
     /// Why POSIX calls first: the directory exists in every launch but the first, and
     /// `FileManager`'s attributes dictionary costs its first user a search of the runtime's
-    /// conformance tables (about 0.1 ms on Linux), inside `Telemetry.initialize`.
+    /// conformance tables, inside `Telemetry.initialize`.
     static func createPrivateDirectory(atPath path: String) throws {
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
@@ -451,7 +451,7 @@ extension ProcessorStorageFileFormat {
     /// Why: code that names `FileBackedProcessorStorage<PropertyListStorageFormat>` (to make
     /// one, or to wrap one in `any ProcessorStorage`) gets its type from a mangled name, and
     /// the Swift runtime finds the format's conformance for it by searching every conformance
-    /// record of the process (~7,000; about 0.1 ms, once per process). Here, unspecialised,
+    /// record of the process, once per process. Here, unspecialised,
     /// the conformance is the argument the caller passes.
     @_semantics("optimize.sil.specialize.generic.never")
     @inline(never)

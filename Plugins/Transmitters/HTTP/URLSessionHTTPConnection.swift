@@ -28,9 +28,8 @@ import FoundationNetworking
 /// ## Made on the first request
 /// The session is created when the first request goes out, not in `init`: the transmitter is
 /// built inside `Telemetry.initialize`, during an app's launch, and a first `URLSession` in a
-/// process costs milliseconds there (on Linux FoundationNetworking starts libcurl and its TLS
-/// library; about 2 ms of a 10 ms `initialize` in a new process, see the README's durable-queue
-/// benchmarks). The first batch is sent seconds later, off the launch path.
+/// process is slow there (on Linux FoundationNetworking starts libcurl and its TLS library),
+/// a large part of `initialize` in a new process. The first batch is sent seconds later, off the launch path.
 public final class URLSessionHTTPConnection: HTTPConnection {
     private let madeSession = Locked<URLSession?>(nil)
 
