@@ -55,6 +55,34 @@ struct SharedQueueTests {
         }
     }
 
+    /// Two processes that open a file neither has created yet (an app and its extension on a
+    /// first launch) both open it, even while the first already appends and sends: the other
+    /// waits for its locks instead of failing with "database is locked". The race is narrow,
+    /// so the pair starts twenty times.
+    @Test func twoProcessesOpeningANewFileTogetherBothOpenIt() async throws {
+        let executable = try locateCrashTesterExecutable()
+        for attempt in 1...20 {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let url = directory.file("events.sqlite")
+            let runs = try [1, 1_000_001].map { first in
+                try CrashTesterRun(
+                    executable: executable,
+                    arguments: [
+                        "--cache", "sqlite", "--file", url.path, "--first", "\(first)", "--count", "50",
+                        "--transmitter", "stdout",
+                    ]
+                )
+            }
+            for run in runs {
+                let done = try await run.wait(timeout: 30) { $0.done }
+                #expect(done, "attempt \(attempt): \(run.terminationReason)")
+                try await run.kill()
+            }
+            #expect(runs.map { $0.snapshot.acknowledged.count } == [50, 50], "attempt \(attempt)")
+        }
+    }
+
     /// A JSON-lines journal has one writer: while a process has it open, a second process
     /// cannot open it (the crash tester exits with status 2 on the typed error), nor can an
     /// instance here; once the first process is killed, the journal opens with every event

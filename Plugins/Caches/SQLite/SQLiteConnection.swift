@@ -154,6 +154,9 @@ final class SQLiteConnection {
 
     /// Whether ``verify()`` ran: until then ``count`` is unknown.
     private(set) var isVerified = false
+    /// How long a statement waits for another connection's lock before it fails.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
     /// The file had no tables: this connection created the schema (nothing to check).
     private(set) var isNew = false
 
@@ -172,7 +175,7 @@ final class SQLiteConnection {
         db = handle
         self.fullSync = fullSync
         do throws(SQLiteFailure) {
-            sqlite3_busy_timeout(db, 5000)
+            sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
             // A file that has no page yet (the app's first launch) holds nothing to protect:
             // it is turned into a WAL database and given its tables without an fsync. At the
             // default setting that costs four syncs of a rollback journal, the file and its
@@ -182,7 +185,9 @@ final class SQLiteConnection {
             let creating = try queryInt("PRAGMA page_count") == 0
             let asked = Self.synchronousPragma(fullSync: fullSync)
             try execute(creating ? "PRAGMA synchronous = OFF" : asked)
-            let mode = try queryText("PRAGMA journal_mode = WAL")
+            let mode = try Self.retryingWhileBusy { () throws(SQLiteFailure) in
+                try queryText("PRAGMA journal_mode = WAL")
+            }
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteFailure(
                     code: SQLITE_CANTOPEN,
@@ -1195,6 +1200,28 @@ final class SQLiteConnection {
         defer { sqlite3_free(message) }
         guard result == SQLITE_OK else {
             throw SQLiteFailure(code: result, message: message.map { String(cString: $0) } ?? "error")
+        }
+    }
+
+    /// Runs `body` again while it fails with SQLITE_BUSY, for as long as the busy timeout.
+    ///
+    /// Why: SQLite skips the busy handler where waiting could deadlock, and turning a file
+    /// into a WAL database is such a place. When two processes (an app and its extension)
+    /// open a file that neither has converted yet, one of them gets "database is locked" at
+    /// once, although the other is done a moment later; the opening must wait for it, not fail.
+    private static func retryingWhileBusy<Value>(
+        _ body: () throws(SQLiteFailure) -> Value
+    ) throws(SQLiteFailure) -> Value {
+        var waited: Int32 = 0
+        var pause: Int32 = 1
+        while true {
+            do {
+                return try body()
+            } catch let failure where failure.code & 0xFF == SQLITE_BUSY && waited < busyTimeoutMilliseconds {
+                sqlite3_sleep(pause)
+                waited += pause
+                pause = min(pause * 2, 50)
+            }
         }
     }
 
