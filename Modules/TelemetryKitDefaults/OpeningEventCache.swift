@@ -14,7 +14,8 @@ import Foundation
 /// app's first launch) is the longest single piece of `Telemetry.initialize` in a new
 /// process, about as long as building the transmitter, the storage and the processors on
 /// the caller's thread. Were the client built only once it is open, its construction, the
-/// processors' start and the processing of their first events would follow it; with this they run meanwhile, and only the first append waits.
+/// processors' start and the processing of their first events would follow it; with this
+/// they run meanwhile, and only the first append waits.
 /// `initialize` still throws when the file cannot be opened: it asks ``opened()`` before the
 /// app's buffered events are handed over (see `Telemetry.initialize`).
 ///
@@ -120,7 +121,8 @@ final class OpeningOffThread<Value: Sendable>: Sendable {
 }
 
 /// A default made, or the error that stopped it: a `Result` without the `Failure: Error`
-/// requirement, which made the runtime search its conformance tables (in every launch) for `TelemetryError`'s conformance the first time the type was used.
+/// requirement, which made the runtime search its conformance tables (in every launch) for
+/// `TelemetryError`'s conformance the first time the type was used.
 enum Made<Value> {
     case value(Value)
     case failure(TelemetryError)

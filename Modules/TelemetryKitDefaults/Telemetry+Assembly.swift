@@ -153,6 +153,13 @@ extension Telemetry {
         }
     }
 
+    /// The folder of the default queue and storage: the configured or shared one, else the
+    /// app's own data folder.
+    static func defaultDataDirectory(for configuration: Config) throws -> URL {
+        if let directory = try dataDirectory(for: configuration) { return directory }
+        return try StorageDirectory.applicationSupport(appID: configuration.appID)
+    }
+
     /// The durable queue of the default destination: SQLite in the data directory.
     static func defaultCache(
         for configuration: Config,
@@ -160,8 +167,7 @@ extension Telemetry {
         clock: any TelemetryClock
     ) throws(TelemetryError) -> SQLiteEventCache {
         do {
-            let directory =
-                try dataDirectory(for: configuration) ?? StorageDirectory.applicationSupport(appID: configuration.appID)
+            let directory = try defaultDataDirectory(for: configuration)
             return try SQLiteEventCache(
                 fileURL: directory.appendingPathComponent("events-\(defaultDestinationID).sqlite"),
                 maxEventAge: configuration.deliveryPolicy.maxEventAge,
@@ -205,9 +211,7 @@ extension Telemetry {
         clock: any TelemetryClock
     ) async throws(TelemetryError) -> AssembledClient {
         if cache == nil || storage == nil {
-            let shared = try? dataDirectory(for: configuration)
-            let directory = try? shared ?? StorageDirectory.applicationSupport(appID: configuration.appID)
-            applyFileProtection(to: directory, for: configuration)
+            applyFileProtection(for: configuration)
         }
         // Each default is built only when no override is given; the queue's opening first.
         let openingQueue: OpeningEventCache?

@@ -124,7 +124,11 @@ extension Telemetry {
         let subscription = source.whenAvailable {
             Task { await retry() }
         }
-        waitingForProtectedData.set(subscription)
+        // One wait at a time: an `initialize` called again while locked replaces the first.
+        waitingForProtectedData.withLock { waiting -> LifecycleSubscription? in
+            defer { waiting = subscription }
+            return waiting
+        }?.cancel()
         return true
     }
 
@@ -136,11 +140,12 @@ extension Telemetry {
         }?.cancel()
     }
 
-    /// Gives the data directory the configured protection before anything opens a file in
-    /// it; files created there later inherit it. iOS-family devices only.
-    static func applyFileProtection(to directory: URL?, for configuration: Config) {
+    /// Gives the default data directory the configured protection before anything opens a
+    /// file in it; files created there later inherit it. iOS-family devices only: elsewhere
+    /// not even the directory is looked up.
+    static func applyFileProtection(for configuration: Config) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        guard let directory else { return }
+        guard let directory = try? defaultDataDirectory(for: configuration) else { return }
         let type: FileProtectionType
         switch configuration.fileProtection {
         case .none: type = .none

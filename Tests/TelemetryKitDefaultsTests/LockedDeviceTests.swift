@@ -15,7 +15,7 @@ extension FacadeTests {
     final class ManualProtectedData: ProtectedDataSource {
         private struct State {
             var available = false
-            var handlers: [@Sendable () -> Void] = []
+            var handlers: [UUID: @Sendable () -> Void] = [:]
         }
 
         private let state = Mutex(State())
@@ -23,18 +23,24 @@ extension FacadeTests {
         func isAvailable() async -> Bool { state.withLock { $0.available } }
 
         func whenAvailable(_ handler: @escaping @Sendable () -> Void) -> LifecycleSubscription {
-            state.withLock { $0.handlers.append(handler) }
-            return LifecycleSubscription {}
+            let id = UUID()
+            state.withLock { $0.handlers[id] = handler }
+            return LifecycleSubscription { [self] in
+                _ = state.withLock { $0.handlers.removeValue(forKey: id) }
+            }
         }
+
+        /// How many wait for the unlock.
+        var waiting: Int { state.withLock { $0.handlers.count } }
 
         /// The user unlocks the device.
         func unlock() {
             let handlers = state.withLock { state in
                 state.available = true
-                defer { state.handlers = [] }
+                defer { state.handlers = [:] }
                 return state.handlers
             }
-            for handler in handlers { handler() }
+            for handler in handlers.values { handler() }
         }
     }
 
@@ -61,6 +67,11 @@ extension FacadeTests {
         try await Telemetry.initialize(configuration: configuration, processors: [], logger: logger)
         #expect(Telemetry.client == nil)
         #expect(logger.messages(at: .warning).contains { $0.contains("has not been unlocked") })
+        #expect(protectedData.waiting == 1)
+        // Called again while locked: still one wait, so the unlock starts the SDK once.
+        try await Telemetry.initialize(configuration: configuration, processors: [], logger: logger)
+        #expect(Telemetry.client == nil)
+        #expect(protectedData.waiting == 1)
 
         for number in 0..<3 {
             Telemetry.signal("WhileLocked", parameters: ["n": "\(number)"])
