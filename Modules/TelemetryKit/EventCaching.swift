@@ -18,11 +18,26 @@ public import Foundation
 ///   memory and appends them again later (`DeliveryPolicy.overflowLimit`), so events a
 ///   failed append did store are stored twice (delivery stays at-least-once; ids tell).
 /// - Safe to call from several tasks; calls are expected to be short.
+/// - Never block the thread `append` is called on when it is `nonisolated(nonsending)`:
+///   suspend instead.
 /// - Unreadable stored data is recovered from (recreate, keep the broken file aside, log),
 ///   never a crash.
 public protocol EventCaching: Sendable {
     /// Appends events in order. Durable when this returns.
-    func append(_ events: [Event]) async throws
+    ///
+    /// Called on the caller's executor (`nonisolated(nonsending)`), which may be the main
+    /// actor of an app awaiting an event. A cache that only hands the events to a thread of
+    /// its own and suspends (the SQLite cache) or stores them without waiting (the in-memory
+    /// cache) declares its `append` `nonisolated(nonsending)` too and saves the hops to the
+    /// cooperative pool and back. A cache that does blocking work in `append` declares it as
+    /// a plain `async` method (or an actor's), and Swift runs it off the caller's executor.
+    ///
+    /// ```swift
+    /// nonisolated(nonsending) func append(_ events: [Event]) async throws {
+    ///     try await committer.submit(events)   // suspends; the I/O thread commits
+    /// }
+    /// ```
+    nonisolated(nonsending) func append(_ events: [Event]) async throws
     /// The oldest `limit` events, oldest first.
     func peek(limit: Int) async throws -> [Event]
     /// Removes the events with these ids.
@@ -33,30 +48,6 @@ public protocol EventCaching: Sendable {
     func removeAll() async throws
     /// The number of events evicted so far to enforce the limit.
     func evictedCount() async -> Int
-}
-
-/// A cache whose append can be called on the caller's executor, because it only hands the
-/// events to a thread of its own and suspends until that thread has stored them, or makes
-/// them durable there without I/O (the SQLite cache's group committer and intake journal).
-///
-/// Why not `EventCaching.append` itself: a plain `async` implementation of it may do its work
-/// where it runs (a custom cache writing a file in its `append`); called on the caller's
-/// executor, that work would run on the main actor of an app awaiting an event there. Caches
-/// that conform here promise not to; the client then calls them without a hop to the
-/// cooperative pool and back, which from the main actor is two thread hand-offs of the four
-/// an awaited durable append cost.
-///
-/// ## Implementation requirements
-/// - Never block the calling thread: it may be the main thread. Suspend instead.
-/// - Same semantics as `append(_:)`: durable when it returns, in order, all or none stored.
-package protocol CallerExecutorAppending: EventCaching {
-    /// ``EventCaching/append(_:)``, run on the caller's executor up to the hand-off.
-    ///
-    /// - Parameter callerWaits: a caller waits for this append (an awaited event), so making
-    ///   the events durable without waiting for a commit is worth a little work on its
-    ///   executor (the SQLite cache's intake journal); `false` when nobody waits (fire-and-forget
-    ///   groups, held events appended again), whose appends are best committed in groups.
-    nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws
 }
 
 /// Errors reported by event caches.

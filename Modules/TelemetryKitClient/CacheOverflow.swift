@@ -21,7 +21,7 @@ import Foundation
 /// part of them; delivery is at-least-once and every event carries its `id` for that.
 ///
 /// Cost: while the overflow is empty (the normal case) an append reads one locked flag and
-/// calls the cache (the in-memory cache synchronously); nothing is copied.
+/// calls the cache; nothing is copied.
 ///
 /// Concurrency: only the client's intake adds events, and it has one processing party at a
 /// time. Events are added only by that party, so while the overflow is empty no drain can
@@ -49,13 +49,6 @@ final class CacheOverflow: Sendable {
 
     /// The cache the events are for.
     let cache: any EventCaching
-    /// `cache` when it is the in-memory cache: appended to synchronously, so an awaited
-    /// `send` into it stays on the caller's executor. Every other cache's `append` is called
-    /// as the async method it is, off the caller's executor (a durable cache writes to disk).
-    private let inMemoryCache: InMemoryEventCache?
-    /// `cache` when it can be called on the caller's executor (`CallerExecutorAppending`):
-    /// an awaited `send` reaches its I/O thread without a hop to the cooperative pool.
-    private let callerExecutorCache: (any CallerExecutorAppending)?
     /// The most events held (at least 1).
     let limit: Int
     private let destinationID: String
@@ -97,21 +90,13 @@ final class CacheOverflow: Sendable {
         }
     }
 
-    /// - Parameter callerExecutorCache: `cache` again when it is a `CallerExecutorAppending`
-    ///   (the destination knows; see `Destination.callerExecutorCache`).
     init(
         cache: any EventCaching,
-        callerExecutorCache: (any CallerExecutorAppending)?,
         limit: Int,
         destinationID: String,
         logger: any Logging
     ) {
         self.cache = cache
-        // The metatype first: the first dynamic cast in a process is slow on Linux
-        // (the runtime looks up Foundation's boxing type), which every launch with a durable
-        // cache would pay here for nothing.
-        self.inMemoryCache = type(of: cache) == InMemoryEventCache.self ? cache as? InMemoryEventCache : nil
-        self.callerExecutorCache = callerExecutorCache
         self.limit = max(1, limit)
         self.destinationID = destinationID
         self.logger = logger
@@ -136,16 +121,10 @@ final class CacheOverflow: Sendable {
     ///
     /// Only the client's intake calls this (one call at a time). At most ``limit`` events per
     /// call, so that a call never drops its own events and its caller can report them held.
-    /// `callerWaits`: someone waits for this append (see `CallerExecutorAppending`).
-    nonisolated(nonsending) func append(_ events: [Event], callerWaits: Bool) async -> AppendResult {
-        let direct = state.withLock { $0.count == 0 && !$0.busy }
-        if direct, let inMemoryCache {
-            inMemoryCache.appendNow(events)
-            return AppendResult(cached: events.count, held: false)
-        }
-        if direct {
+    nonisolated(nonsending) func append(_ events: [Event]) async -> AppendResult {
+        if state.withLock({ $0.count == 0 && !$0.busy }) {
             do {
-                try await appendToCache(events, callerWaits: callerWaits)
+                try await cache.append(events)
                 return AppendResult(cached: events.count, held: false)
             } catch {
                 hold(events, failure: error)
@@ -160,20 +139,11 @@ final class CacheOverflow: Sendable {
             return AppendResult(cached: drained, held: true)
         }
         do {
-            try await appendToCache(events, callerWaits: callerWaits)
+            try await cache.append(events)
             return AppendResult(cached: drained + events.count, held: false)
         } catch {
             hold(events, failure: error)
             return AppendResult(cached: drained, held: true)
-        }
-    }
-
-    /// The cache's append, on the caller's executor where the cache allows it.
-    nonisolated(nonsending) private func appendToCache(_ events: [Event], callerWaits: Bool) async throws {
-        if let callerExecutorCache {
-            try await callerExecutorCache.appendOnCallersExecutor(events, callerWaits: callerWaits)
-        } else {
-            try await cache.append(events)
         }
     }
 
@@ -228,7 +198,7 @@ final class CacheOverflow: Sendable {
             let (chunk, position) = state.withLock { ($0.prefix(limit), $0.departed) }
             if chunk.isEmpty { break }
             do {
-                try await appendToCache(chunk, callerWaits: false)
+                try await cache.append(chunk)
             } catch {
                 logger.log(
                     .debug,

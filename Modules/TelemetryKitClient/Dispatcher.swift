@@ -17,7 +17,7 @@ import Foundation
 /// cache, so that a working cache gets them back even when no new event arrives.
 ///
 /// The dispatcher is the only owner of its destination's cache and overflow: the client
-/// hands it events (``accept(_:callerWaits:)``), asks it to purge, count, and flush (``flush(deadline:)``,
+/// hands it events (``accept(_:)``), asks it to purge, count, and flush (``flush(deadline:)``,
 /// also shutdown's), so the order rules between overflow and cache, and the one retry loop,
 /// live in one place.
 actor Dispatcher {
@@ -33,7 +33,7 @@ actor Dispatcher {
     /// The destination's id, for the client's stats and outcomes.
     nonisolated let id: String
     private let destination: Destination
-    /// The way into the destination's cache: ``accept(_:callerWaits:)`` appends through it.
+    /// The way into the destination's cache: ``accept(_:)`` appends through it.
     private let overflow: CacheOverflow
     private let transformations: [any EventTransformation]
     private let clock: any TelemetryClock
@@ -82,7 +82,6 @@ actor Dispatcher {
         self.destination = destination
         self.overflow = CacheOverflow(
             cache: destination.cache,
-            callerExecutorCache: destination.callerExecutorCache,
             limit: destination.policy.overflowLimit,
             destinationID: destination.id,
             logger: logger
@@ -200,14 +199,13 @@ actor Dispatcher {
     // MARK: Intake
 
     /// Appends `events` to the cache after any held in memory, or holds them there when the
-    /// cache fails (see ``CacheOverflow``); returns whether they are held. `callerWaits`: someone
-    /// waits for this (an awaited `send`, a barrier; see `CallerExecutorAppending`).
+    /// cache fails (see ``CacheOverflow``); returns whether they are held.
     ///
     /// `nonisolated(nonsending)`: it runs on the client's intake (or an inline `send`'s
     /// executor), so a working cache is appended to without a hop onto this actor; only a
     /// configured send threshold asks the actor. One caller at a time (the client's intake).
-    nonisolated(nonsending) func accept(_ events: [Event], callerWaits: Bool) async -> Bool {
-        let result = await overflow.append(events, callerWaits: callerWaits)
+    nonisolated(nonsending) func accept(_ events: [Event]) async -> Bool {
+        let result = await overflow.append(events)
         if result.cached > 0, recordAccepted(result.cached) {
             await checkThreshold()
         }

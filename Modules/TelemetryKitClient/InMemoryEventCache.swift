@@ -38,7 +38,8 @@ public final class InMemoryEventCache: EventCaching {
         self.limit = max(1, cacheLimit)
     }
 
-    public func append(_ events: [Event]) async throws {
+    /// Stores `events` on the caller's executor: nothing here blocks or suspends.
+    nonisolated(nonsending) public func append(_ events: [Event]) async throws {
         appendNow(events)
     }
 

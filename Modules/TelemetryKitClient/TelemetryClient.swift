@@ -586,33 +586,31 @@ public final class TelemetryClient: Sendable {
                         await Task.yield()
                     }
                     if inFlight?.hasEnded ?? true {
-                        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: false)
+                        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
                     }
                 }
             case .barrier(let continuation, let work):
                 // Someone waits for this group (`waitUntilProcessed`, `initialize`), or has
                 // work to do between the events before and after (`removeAllData`).
-                inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: true)
+                inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
                 await inFlight?.task.value
                 inFlight = nil
                 await work?()
                 continuation.resume()
             }
         }
-        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight, callerWaits: false)
+        inFlight = await startAppend(&events, resuming: &waiting, after: inFlight)
         intake.add(counters)
         return inFlight
     }
 
     /// Waits for the append in flight (`previous`), then starts appending `events` (none:
     /// returns `previous`, done); the new append resumes the awaited sends among them with
-    /// what happened. It is made for a waiting caller (see `CallerExecutorAppending`) when
-    /// `callerWaits` says so (a barrier follows) or an awaited send is among them.
+    /// what happened.
     private func startAppend(
         _ events: inout [Event],
         resuming waiting: inout [Waiting],
-        after previous: GroupAppend?,
-        callerWaits: Bool
+        after previous: GroupAppend?
     ) async -> GroupAppend? {
         guard !events.isEmpty || !waiting.isEmpty else { return previous }
         await previous?.task.value
@@ -621,7 +619,7 @@ public final class TelemetryClient: Sendable {
         waiting.removeAll(keepingCapacity: true)
         let ended = Locked(false)
         let task = Self.startedHere {
-            let heldFor = await self.append(group, callerWaits: callerWaits || !waiters.isEmpty)
+            let heldFor = await self.append(group)
             let outcome: SendOutcome = heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor)
             for (continuation, known) in waiters {
                 continuation.resume(returning: known ?? outcome)
@@ -673,7 +671,7 @@ public final class TelemetryClient: Sendable {
         }
         switch await finalizedEvent(input, seed: seed, counters: &counters) {
         case .event(let event):
-            let heldFor = await append([event], callerWaits: true)
+            let heldFor = await append([event])
             return (counters, heldFor.isEmpty ? .cached : .heldInMemory(destinations: heldFor))
         case .dropped(let outcome):
             return (counters, outcome)
@@ -722,14 +720,11 @@ public final class TelemetryClient: Sendable {
 
     /// Hands `events` to every destination's dispatcher, which caches them or holds them in
     /// memory when its cache fails (see ``CacheOverflow``); returns those destinations' ids.
-    ///
-    /// `callerWaits`: someone waits for this append (an awaited `send`, a barrier), see
-    /// `CallerExecutorAppending`; the intake task's other groups are committed in groups.
-    nonisolated(nonsending) private func append(_ events: [Event], callerWaits: Bool) async -> [String] {
+    nonisolated(nonsending) private func append(_ events: [Event]) async -> [String] {
         guard !events.isEmpty else { return [] }
         var heldFor: [String] = []
         for dispatcher in dispatchers {
-            if await dispatcher.accept(events, callerWaits: callerWaits) { heldFor.append(dispatcher.id) }
+            if await dispatcher.accept(events) { heldFor.append(dispatcher.id) }
         }
         return heldFor
     }

@@ -180,25 +180,27 @@ extension Telemetry {
     }
 
     /// What ``makeClient(configuration:processors:cache:transmitter:logger:storage:destinations:transformations:clock:)``
-    /// built: the client, and the default queue while it may still be opening.
+    /// built: the client, and the default queue, which may still be opening.
     struct AssembledClient: Sendable {
         let client: TelemetryClient
-        /// The default queue (nil when a cache was given), given to the client before its
-        /// file was open.
-        let openingQueue: OpeningEventCache?
+        /// The default queue (nil when a cache was given); its file opens on its own I/O queue.
+        let defaultQueue: SQLiteEventCache?
 
         /// Returns once the default queue is open, or throws why it could not be opened
         /// (`.unusableDataDirectory`). A client whose queue did not open must not run.
         func defaultQueueOpened() async throws(TelemetryError) {
-            _ = try await openingQueue?.opened()
+            do {
+                try await defaultQueue?.opened()
+            } catch {
+                throw TelemetryError(.unusableDataDirectory, "\(error)")
+            }
         }
     }
 
     /// Builds the client `initialize` starts, without waiting for the default queue's file to
-    /// open: it opens on a thread of its own meanwhile (see `OpeningEventCache` for why), and
+    /// open: it opens on the queue's own I/O thread meanwhile (see `SQLiteEventCache`), and
     /// ``AssembledClient/defaultQueueOpened()`` says whether it did. An invalid endpoint is
-    /// thrown first, then an unusable data directory from the storage; when either is thrown,
-    /// the queue's opening has finished and nothing of it outlives the call.
+    /// thrown first, then an unusable data directory from the storage or the queue.
     static func makeClient(
         configuration: Config,
         processors: [any EventProcessor]?,
@@ -213,46 +215,26 @@ extension Telemetry {
         if cache == nil || storage == nil {
             applyFileProtection(for: configuration)
         }
-        // Each default is built only when no override is given; the queue's opening first.
-        let openingQueue: OpeningEventCache?
-        let mainDestination: (any EventTransmitting) -> Destination
+        let madeTransmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
+            try defaultTransmitter(for: configuration, logger: logger, clock: clock)
+        }
+        let madeStorage = try overrideOrDefault(storage) { () throws(TelemetryError) in
+            try defaultStorage(for: configuration, logger: logger)
+        }
+        let defaultQueue: SQLiteEventCache?
+        let mainCache: any EventCaching
         if let cache {
-            openingQueue = nil
-            mainDestination = { transmitter in
-                Destination(
-                    id: defaultDestinationID,
-                    transmitter: transmitter,
-                    cache: cache,
-                    policy: configuration.deliveryPolicy
-                )
-            }
+            (defaultQueue, mainCache) = (nil, cache)
         } else {
-            let queue = OpeningEventCache { () throws(TelemetryError) in
-                try defaultCache(for: configuration, logger: logger, clock: clock)
-            }
-            openingQueue = queue
-            mainDestination = { transmitter in
-                Destination(
-                    id: defaultDestinationID,
-                    transmitter: transmitter,
-                    callerExecutorCache: queue,
-                    policy: configuration.deliveryPolicy
-                )
-            }
+            let queue = try defaultCache(for: configuration, logger: logger, clock: clock)
+            (defaultQueue, mainCache) = (queue, queue)
         }
-        let madeTransmitter: any EventTransmitting
-        let madeStorage: any ProcessorStorage
-        do {
-            madeTransmitter = try overrideOrDefault(transmitter) { () throws(TelemetryError) in
-                try defaultTransmitter(for: configuration, logger: logger, clock: clock)
-            }
-            madeStorage = try overrideOrDefault(storage) { () throws(TelemetryError) in
-                try defaultStorage(for: configuration, logger: logger)
-            }
-        } catch {
-            _ = try? await openingQueue?.opened()  // nothing of it outlives the failed call
-            throw error
-        }
+        let mainDestination = Destination(
+            id: defaultDestinationID,
+            transmitter: madeTransmitter,
+            cache: mainCache,
+            policy: configuration.deliveryPolicy
+        )
         let processors = processors ?? defaultProcessors(for: configuration)
         let client = TelemetryClient(
             configuration: .init(
@@ -261,13 +243,13 @@ extension Telemetry {
                 shutdownTimeout: configuration.shutdownTimeout
             ),
             processors: processors,
-            destinations: [mainDestination(madeTransmitter)] + destinations,
+            destinations: [mainDestination] + destinations,
             transformations: transformations,
             storage: madeStorage,
             logger: logger,
             clock: clock
         )
-        return AssembledClient(client: client, openingQueue: openingQueue)
+        return AssembledClient(client: client, defaultQueue: defaultQueue)
     }
 }
 

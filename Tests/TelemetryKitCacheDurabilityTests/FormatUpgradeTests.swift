@@ -128,6 +128,33 @@ struct FormatUpgradeTests {
         #expect(try await cache.peek(limit: 100) == Array(FormatFixtures.queuedInJournal.dropFirst(2)) + [next])
     }
 
+    /// What the previous version left when it was killed between journaling four awaited
+    /// events and committing the last two (as iOS ends an app it updates): its database with
+    /// the first two, and its intake journal with all four. Written by that version itself
+    /// (Fixtures/journal-1.*). The first opening after the update appends the two missing
+    /// events once, in order, and deletes the journal.
+    @Test func anIntakeJournalLeftByThePreviousVersionIsImportedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try FormatFixtures.copy("journal-1.sqlite", into: directory, as: "events.sqlite")
+        let journal = "events.sqlite-intake-B1FD06D5-647B-4948-8996-6BAB6196FA34"
+        let fixture = "journal-1.sqlite" + journal.dropFirst("events.sqlite".count)
+        _ = try FormatFixtures.copy(fixture, into: directory, as: journal)
+        let logger = RecordingLogger()
+        let cache = try SQLiteEventCache(fileURL: url, logger: logger)
+
+        let queued = try await cache.peek(limit: 100)
+        #expect(queued.map(\.type) == (1...4).map { "Conformance.\($0)" })
+        #expect(queued.map { $0.payload["n"] } == (1...4).map { PayloadValue.int(Int64($0)) })
+        #expect(Set(queued.map(\.id)).count == 4)
+        #expect(await cache.count() == 4)
+        #expect(logger.messages(at: .info).contains { $0.contains("Appended 2 event(s)") })
+        #expect(!FileManager.default.fileExists(atPath: directory.file(journal).path))
+
+        let reopened = try SQLiteEventCache(fileURL: directory.file("events.sqlite"), logger: RecordingLogger())
+        #expect(await reopened.count() == 4)
+    }
+
     /// The first column of the first row of `sql`, as text, through a connection of its own.
     static func query(_ url: URL, _ sql: String) throws -> String? {
         var handle: OpaquePointer?

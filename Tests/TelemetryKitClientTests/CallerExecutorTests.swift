@@ -54,23 +54,22 @@ struct CallerExecutorTests {
         var base: InMemoryEventCache { get }
     }
 
-    /// A cache whose `append` is a plain `async` method, as a disk-backed cache's is.
+    /// A cache whose `append` is `@concurrent`, as one that does blocking work in it must be.
     final class OffExecutorCache: InMemoryBacked {
         let base = InMemoryEventCache()
-        func append(_ events: [Event]) async throws { try await base.append(events) }
+        @concurrent func append(_ events: [Event]) async throws { try await base.append(events) }
     }
 
-    /// A cache that is appended to on the caller's executor and records, per append, how many
-    /// events came and whether a caller waited for them (the SQLite cache journals those).
-    final class WaitRecordingCache: CallerExecutorAppending, InMemoryBacked {
+    /// A cache that is appended to on the caller's executor and records how many events
+    /// each append brought.
+    final class CountRecordingCache: InMemoryBacked {
         let base = InMemoryEventCache()
-        let appends = Locked<[(count: Int, callerWaits: Bool)]>([])
+        let appends = Locked<[Int]>([])
 
-        nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
-            appends.withLock { $0.append((events.count, callerWaits)) }
+        nonisolated(nonsending) func append(_ events: [Event]) async throws {
+            appends.withLock { $0.append(events.count) }
             try await base.append(events)
         }
-        func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
     }
 
     /// Keeps whoever waits on it suspended until ``open()``; once open, waiting returns at once.
@@ -138,43 +137,18 @@ struct CallerExecutorTests {
         await barrier.value
     }
 
-    /// An awaited send, and the group a `waitUntilProcessed` waits for, are appended for a
-    /// waiting caller; fire-and-forget events that nobody waits for are not.
-    @Test func appendsSayWhetherACallerWaitsForThem() async throws {
-        let cache = WaitRecordingCache()
-        let gate = Gate()
-        let client = await Self.client(processors: [Tagging(), gate], cache: cache)
-
-        client.event("FireAndForget.alone")
-        #expect(await conditionHolds { await cache.count() == 1 })
-        #expect(cache.appends.current.map(\.callerWaits) == [false])
-
-        #expect(await client.send("Awaited.event") == .cached)
-        #expect(cache.appends.current.map(\.callerWaits) == [false, true])
-
-        // Five events and a barrier queued while the consumer holds the gate: one take.
-        await Self.sendOneTakeBehind(gate, count: 5, to: client)
-
-        let appends = cache.appends.current
-        #expect(appends.map(\.count) == [1, 1, 1, 5])
-        #expect(appends.map(\.callerWaits) == [false, true, false, true])
-        #expect(await cache.count() == 8)
-        await client.shutdown()
-    }
-
     /// A take longer than a group reaches a cache that is free in groups of 32 as they are
     /// processed, not in one append at the take's end: the cache commits while the pipeline
     /// goes on, and the append that nothing overlaps (the last) stays small.
     @Test func aLongTakeReachesAFreeCacheInGroupsAsTheyAreProcessed() async throws {
-        let cache = WaitRecordingCache()
+        let cache = CountRecordingCache()
         let gate = Gate()
         let client = await Self.client(processors: [gate], cache: cache)
 
         // 100 events and a barrier queued while the consumer holds the gate: one take.
         await Self.sendOneTakeBehind(gate, count: 100, to: client)
 
-        #expect(cache.appends.current.map(\.count) == [1, 32, 32, 32, 4])
-        #expect(cache.appends.current.map(\.callerWaits) == [false, false, false, false, true])
+        #expect(cache.appends.current == [1, 32, 32, 32, 4])
         let numbers = try await cache.peek(limit: 200).map { $0.payload["number"] }
         #expect(numbers == [nil] + (0..<100).map { PayloadValue.int(Int64($0)) })
         await client.shutdown()
@@ -182,12 +156,12 @@ struct CallerExecutorTests {
 
     /// A cache whose appends are counted when they arrive and end only once released, as a
     /// durable cache's append ends when its I/O thread has committed it.
-    final class HeldCommitCache: CallerExecutorAppending, InMemoryBacked {
+    final class HeldCommitCache: InMemoryBacked {
         let base = InMemoryEventCache()
         let arrived = Locked(0)
         private let held = Latch()
 
-        nonisolated(nonsending) func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
+        nonisolated(nonsending) func append(_ events: [Event]) async throws {
             arrived.withLock { $0 += 1 }
             await held.wait()
             try await base.append(events)
@@ -196,8 +170,6 @@ struct CallerExecutorTests {
         func release() {
             held.open()
         }
-
-        func append(_ events: [Event]) async throws { try await appendOnCallersExecutor(events, callerWaits: false) }
     }
 
     /// Notes, when an event named "Second" goes through the pipeline, how many appends its
@@ -294,7 +266,7 @@ struct CallerExecutorTests {
         await client.shutdown()
     }
 
-    @Test func aCacheWithAPlainAsyncAppendWritesOffTheCallersExecutor() async throws {
+    @Test func aCacheWithAConcurrentAppendWritesOffTheCallersExecutor() async throws {
         let cache = OffExecutorCache()
         let client = await Self.client(processors: [Tagging()], cache: cache)
         let caller = Caller()
@@ -305,30 +277,6 @@ struct CallerExecutorTests {
         #expect(caller.executor.enqueued == 11)
         #expect(await cache.count() == 10)
         await client.shutdown()
-    }
-
-    /// Which cache the client may call on the caller's executor is settled with the
-    /// destination: by a cast for a cache given as `any EventCaching` (again when it is
-    /// replaced), with none for one the package initialiser is given statically.
-    @Test func aDestinationKnowsWhetherItsCacheAppendsOnTheCallersExecutor() {
-        let recording = WaitRecordingCache()
-        var destination = Destination(id: "a", transmitter: SpyEventTransmitter(), cache: recording)
-        #expect(destination.callerExecutorCache as? WaitRecordingCache === recording)
-
-        destination.cache = InMemoryEventCache()
-        #expect(destination.callerExecutorCache == nil)
-        destination.cache = OffExecutorCache()
-        #expect(destination.callerExecutorCache == nil)
-
-        let known = Destination(
-            id: "b",
-            transmitter: SpyEventTransmitter(),
-            callerExecutorCache: recording,
-            policy: .default
-        )
-        #expect(known.cache as? WaitRecordingCache === recording)
-        #expect(known.callerExecutorCache as? WaitRecordingCache === recording)
-        #expect(known.transformations.isEmpty)
     }
 }
 

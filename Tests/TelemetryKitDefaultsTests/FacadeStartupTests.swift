@@ -65,7 +65,7 @@ extension FacadeTests {
         await Telemetry.terminate()
     }
 
-    /// The default queue opens while the client starts (`OpeningEventCache`). When its file
+    /// The default queue opens on its own I/O queue while the client starts. When its file
     /// cannot be opened (here a directory is in its place), `initialize` still throws
     /// `.unusableDataDirectory` and leaves the facade as it found it: no client, the lifecycle
     /// source disconnected, the analytics choice and the buffered events kept for the next
@@ -114,13 +114,8 @@ extension FacadeTests {
         #expect(second?.message.contains(queueFile.lastPathComponent) == true)
         #expect(Telemetry.client == nil)
         #expect(source.subscriberCount == 0)
-        // The failed client's own first events could not be queued; its shutdown sent them
-        // from memory (what its processors' start stored, the install and the session, stays).
-        #expect(
-            abandoned.deliveredEvents.map(\.type) == [
-                "TelemetryDeck.Acquisition.newInstallDetected", "TelemetryDeck.Session.started",
-            ]
-        )
+        // The queue's file cannot even be created: no client was built, so none sent anything.
+        #expect(abandoned.deliveredEvents.isEmpty)
 
         try FileManager.default.removeItem(at: queueFile)
         let spy = SpyEventTransmitter()
@@ -128,13 +123,57 @@ extension FacadeTests {
         #expect(source.subscriberCount == 1)
         #expect(await !Telemetry.isAnalyticsDisabled)
         await Telemetry.flush()
-        // This launch's first events (on storage of its own), then the buffered one.
+        // This launch's first events, then the buffered one.
         typealias Keys = SessionTrackingProcessor.Keys
         #expect(
             spy.deliveredEvents.map(\.type) == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "Early.one"]
         )
         await Telemetry.terminate()
     }
+
+    #if os(Linux)
+    /// A queue file that can be created but not written (a link to /dev/full, where every
+    /// write fails): the opening fails on the queue's I/O thread after the client started, and
+    /// `initialize` throws all the same, stops that client (which sends its own first events
+    /// from memory) and keeps the buffered event for the next `initialize`.
+    @Test func aDefaultQueueWhoseOpeningFailsLaterFailsInitializeAndKeepsWhatWasGathered() async throws {
+        await Telemetry.terminate()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let queueFile = directory.file("events-\(Telemetry.defaultDestinationID).sqlite")
+        try FileManager.default.createSymbolicLink(atPath: queueFile.path, withDestinationPath: "/dev/full")
+        var configuration = config
+        configuration.dataDirectory = directory.url
+        configuration.shutdownTimeout = 0.2
+        func initialize(_ transmitter: SpyEventTransmitter) async throws(TelemetryError) {
+            try await Telemetry.initialize(
+                configuration: configuration,
+                processors: [UserIdentifierProcessor(), SessionTrackingProcessor(timeZoneOffset: 0)],
+                transmitter: transmitter,
+                logger: RecordingLogger(),
+                storage: InMemoryProcessorStorage()
+            )
+        }
+
+        Telemetry.signal("Early.one")
+        let abandoned = SpyEventTransmitter()
+        let error = await #expect(throws: TelemetryError.self) { try await initialize(abandoned) }
+        #expect(error?.code == .unusableDataDirectory)
+        #expect(error?.message.contains("database or disk is full") == true)
+        #expect(Telemetry.client == nil)
+        typealias Keys = SessionTrackingProcessor.Keys
+        #expect(abandoned.deliveredEvents.map(\.type) == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent])
+
+        try FileManager.default.removeItem(at: queueFile)
+        let spy = SpyEventTransmitter()
+        try await initialize(spy)
+        await Telemetry.flush()
+        #expect(
+            spy.deliveredEvents.map(\.type) == [Keys.newInstallDetectedEvent, Keys.sessionStartedEvent, "Early.one"]
+        )
+        await Telemetry.terminate()
+    }
+    #endif
 
     /// The facade hands its background-task provider to the client it builds: the save and
     /// send on `.didEnterBackground` runs inside a task of it. None on Linux by default.

@@ -108,7 +108,6 @@ struct PrivacyManifestTests {
         let named = Set(found.map { "\($0.file) \($0.name) \($0.category)" })
         let expected: Set = [
             "Plugins/Caches/Support/CorruptCopyPath.swift lstat \(timestamps)",
-            "Plugins/Caches/Support/IntakeJournal.swift modificationDate \(timestamps)",
             "Plugins/Caches/JSONLines/JSONLinesJournal.swift fstat \(timestamps)",
             "Plugins/Storage/FileSupport/FileBackedProcessorStorage.swift stat \(timestamps)",
             "Modules/TelemetryKitTesting/TemporaryDirectory.swift stat \(timestamps)",

@@ -106,6 +106,7 @@ struct SQLiteSharedFileTests {
         defer { directory.remove() }
         let url = directory.file("events.sqlite")
         let app = try SQLiteEventCache(fileURL: url)
+        try await app.opened()
         #expect(try queryInt(at: url, "SELECT COUNT(*) FROM totals WHERE id = 1 AND count = 0 AND bytes = 0") == 1)
         #expect(await app.count() == 0)
 

@@ -185,7 +185,7 @@ public final class JSONLinesEventCache: EventCaching {
 
     /// The journal's current size in bytes (it shrinks on compaction and when emptied).
     public var fileSize: Int {
-        frame.inspect { Int($0.journal.fileSize) }
+        frame.inspect { Int($0.journal.fileSize) } ?? 0
     }
 }
 

@@ -31,16 +31,11 @@ import Musl
 /// 5. runs the operation again on it, so the events being appended are kept,
 /// 6. logs one warning with both paths and counts the recovery.
 ///
-/// Opening checks the whole file (`PRAGMA quick_check`, in ``verifyOpening()``) and recovers
-/// the same way. That check reads every page, so it does not run while the app launches: it
-/// runs at once for a file created now (it has no pages yet), otherwise before the first read
-/// (a peek, the count), a few seconds after opening, or once
-/// ``maxRowsBeforeVerifying`` rows were appended, whichever comes first. Appends made before
-/// it are kept in memory as well (``rowsSinceOpening``) until it passes: when the file turns
-/// out to be damaged, whether the check or an append finds it, the rows the salvage could not
-/// read back are written into the fresh database after the salvaged ones, so no appended
-/// event is lost to damage that was there before it. The check reads one snapshot of the file (WAL mode: a reader sees the last commit before it started, never a
-/// half-written one), so another process appending meanwhile does not make it report damage.
+/// Opening checks the whole file (`PRAGMA quick_check`) and recovers the same way; it runs on
+/// the cache's I/O queue as its first job (see `SQLiteEventCache`), so no append or read
+/// meets a file that was not checked. The check reads one snapshot of the file (WAL mode: a
+/// reader sees the last commit before it started, never a half-written one), so another
+/// process appending meanwhile does not make it report damage.
 ///
 /// Other processes may have the file open (an app and its extensions share the queue). Moving
 /// the file aside under them would leave them writing to the copy, and their events would be
@@ -69,19 +64,13 @@ struct SQLiteDatabase {
     /// Events evicted so far (limit, maximum age, salvaged rows beyond the limit).
     var evicted = 0
     var lastPrune: Date
-    /// Events older than this (seconds) are dropped when the opening check runs.
+    /// Events older than this (seconds) are dropped when the file is opened.
     let maxEventAge: TimeInterval?
-    /// When the cache was opened: the time `maxEventAge` is measured from at the check.
-    let openedAt: Date
-    /// Rows appended since opening, until ``verifyOpening()`` has passed (then nil): what a
-    /// replacement of the file must not lose (see the type's description).
-    private(set) var rowsSinceOpening: [SQLiteRow]?
 
-    /// The most rows kept in ``rowsSinceOpening``: an append beyond it runs the check first,
-    /// so the memory they take stays small (about 150 bytes each).
-    static let maxRowsBeforeVerifying = 1_000
-
-    /// Opens or creates the database; replaces a file that is damaged or holds another schema.
+    /// Opens or creates the database; replaces a file that is damaged or holds another schema;
+    /// checks every page, drops events older than `maxEventAge` and evicts beyond the limits;
+    /// then imports what an earlier version left in intake journals (``appendAbandonedJournals(nextTo:)``).
+    /// Blocking file work: the cache runs it on its I/O queue.
     init(
         path: String,
         fullSync: Bool,
@@ -98,7 +87,6 @@ struct SQLiteDatabase {
         self.maxEventAge = maxEventAge
         self.logger = logger
         lastPrune = now
-        openedAt = now
         try Self.prepareFile(atPath: path)
         do {
             fileLock = try SidecarFileLock(path: path + ".lock")
@@ -115,13 +103,7 @@ struct SQLiteDatabase {
             lock: fileLock
         )
         self.connection = connection
-        rowsSinceOpening = []
         if let replacement { adopt(replacement) }
-        if connection.isNew {
-            // A file created just now has nothing to check: the check costs a few pages, and
-            // later damage is met by the calls that read it, as for a checked file.
-            try verifyOpening()
-        }
         if connection.droppedByUpgrade > 0 {
             evicted += connection.droppedByUpgrade
             logger.warning(
@@ -129,6 +111,8 @@ struct SQLiteDatabase {
                     + "at \(path) to the current format."
             )
         }
+        try check(now: now)
+        try appendAbandonedJournals(nextTo: path)
     }
 
     /// Runs `body` on the connection; when it meets a damaged file, replaces the file (see the
@@ -147,10 +131,7 @@ struct SQLiteDatabase {
                 lock: fileLock
             )
             self.connection = connection
-            if let replacement {
-                adopt(replacement)
-                try restoreRowsSinceOpening()
-            }
+            if let replacement { adopt(replacement) }
         }
         do {
             return try body(connection)
@@ -162,41 +143,22 @@ struct SQLiteDatabase {
                     return try Self.replace(path, cause: failure, fullSync: fullSync, limit: limit)
                 }
             )
-            try restoreRowsSinceOpening()
             return try body(self.connection)
         }
     }
 
     /// Inserts `rows` in one transaction (evicting beyond the limits); returns how many it
-    /// evicted. Before the opening check, the rows are also kept in ``rowsSinceOpening``, and
-    /// an append that would keep more than ``maxRowsBeforeVerifying`` runs the check first.
+    /// evicted.
     mutating func insert(_ rows: [SQLiteRow]) throws -> Int {
-        if let pending = rowsSinceOpening, pending.count + rows.count > Self.maxRowsBeforeVerifying {
-            try verifyOpening()
-        }
         let (limit, maxBytes) = (limit, maxBytes)
-        let evicted = try run { try $0.insert(rows, limit: limit, maxBytes: maxBytes) }
-        rowsSinceOpening?.append(contentsOf: rows)
-        return evicted
+        return try run { try $0.insert(rows, limit: limit, maxBytes: maxBytes) }
     }
 
-    /// Keeps `rows`, appended in a transaction of their own rather than by ``insert(_:)``, in
-    /// ``rowsSinceOpening`` as ``insert(_:)`` keeps its rows; beyond ``maxRowsBeforeVerifying``
-    /// it runs the check at once.
-    mutating func keepUntilVerified(_ rows: [SQLiteRow]) throws {
-        guard rowsSinceOpening != nil, !rows.isEmpty else { return }
-        rowsSinceOpening?.append(contentsOf: rows)
-        if let pending = rowsSinceOpening, pending.count > Self.maxRowsBeforeVerifying {
-            try verifyOpening()
-        }
-    }
-
-    /// What opening leaves for later (see the type's description), run once: checks every
+    /// What opening does after the file opened (see the type's description): checks every
     /// page (a damaged file is replaced here, before any read), counts the rows, drops events
-    /// older than `maxEventAge` and evicts beyond the limits. Later calls return at once.
-    mutating func verifyOpening() throws {
-        guard rowsSinceOpening != nil else { return }
-        let (limit, maxBytes, maxEventAge, now) = (limit, maxBytes, maxEventAge, openedAt)
+    /// older than `maxEventAge` and evicts beyond the limits.
+    private mutating func check(now: Date) throws {
+        let (limit, maxBytes, maxEventAge) = (limit, maxBytes, maxEventAge)
         // Another instance has the file open (it holds the shared lock too): keep the counts
         // in the file for it from the first change on.
         switch try? fileLock.exclusiveIfAlone() {
@@ -213,31 +175,6 @@ struct SQLiteDatabase {
             }
             return evicted + (try connection.enforce(limit: limit, maxBytes: maxBytes))
         }
-        rowsSinceOpening = nil
-    }
-
-    /// Removed events are not written back by a later replacement: forgets those with `ids`
-    /// (all with nil) among ``rowsSinceOpening``.
-    mutating func forgetRowsSinceOpening(ids: [UUID]?) {
-        guard rowsSinceOpening?.isEmpty == false else { return }
-        guard let ids else {
-            rowsSinceOpening = []
-            return
-        }
-        let removed = Set(ids)
-        rowsSinceOpening?.removeAll { removed.contains($0.id) }
-    }
-
-    /// After a replacement before the opening check passed: writes the rows appended since
-    /// opening that the salvage did not bring back, behind the salvaged ones (they were the
-    /// newest). The fresh database is checked, so nothing needs keeping any more.
-    private mutating func restoreRowsSinceOpening() throws {
-        guard let rows = rowsSinceOpening else { return }
-        let missing = try connection.missing(rows)
-        if !missing.isEmpty {
-            evicted += try connection.insert(missing, limit: limit, maxBytes: maxBytes)
-        }
-        rowsSinceOpening = nil
     }
 
     // MARK: Replacing a damaged file

@@ -35,15 +35,17 @@ import Musl
 /// A database written by an earlier version (each event's whole JSON in its row) is converted
 /// in place when it is opened.
 ///
-/// A damaged file is recovered from, not kept failing: every page is checked (`PRAGMA
-/// quick_check`) before the first read (a peek, the count), three seconds after opening, or
-/// after the first 1,000 appended events, whichever comes first, so that neither opening nor
-/// the appends of an app's launch wait for a read of the whole file; and damage
-/// that SQLite reports later (an append, a peek, a removal) is handled there. The file is
-/// moved aside with a `.corrupt` suffix (numbered when an older copy exists) for inspection,
-/// the events still readable from it go into a fresh database, and the call that met the
-/// damage runs again on it, so the events being appended are kept; so are those appended
-/// before the check found the damage (held in memory until the check passes).
+/// Opening runs on the cache's own I/O queue, as its first job: the initialiser creates the
+/// directory and the file and returns, and every call waits behind the opening. Opening
+/// checks every page (`PRAGMA quick_check`), converts a file of an earlier format, and imports
+/// what an earlier version left in intake journals beside it. When opening fails, the calls
+/// fail with its error, and each tries to open again.
+///
+/// A damaged file is recovered from, not kept failing: the check at opening finds damage
+/// that is already there, and damage that SQLite reports later (an append, a peek, a removal)
+/// is handled there. The file is moved aside with a `.corrupt` suffix (numbered when an older
+/// copy exists) for inspection, the events still readable from it go into a fresh database,
+/// and the call that met the damage runs again on it, so the events being appended are kept.
 /// Each recovery logs one warning with both paths and counts in ``recoveredCorruptions``.
 /// A file that is not a database at all, or holds another schema, is replaced the same way.
 ///
@@ -79,7 +81,7 @@ import Musl
 ///
 /// Use one instance per file in a process: instances in one process share the process's
 /// lease.
-public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
+public final class SQLiteEventCache: EventCaching {
     /// How far a committed append survives.
     ///
     /// Why `.normal` is the default: an fsync per commit is slow, on a phone's flash most of
@@ -130,13 +132,6 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     private let leaseProcess: Int32
 
     private let frame: CommittedEventCache<SQLiteDatabase>
-    /// The check of the file has run: the counts are known.
-    private let opened = Locked(false)
-
-    /// How long after opening the check of every page runs at the latest (unless a read or
-    /// the 1,000th append asks for it first): after an app's launch, which it would otherwise
-    /// compete with for the disk and the processor (it reads the whole queue).
-    package static let verificationDelay: Duration = .seconds(3)
     private let clock: any TelemetryClock
     private let pruneInterval: TimeInterval
 
@@ -157,7 +152,9 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     ///   - sendLeaseDuration: how long a peek reserves sending for this process (default
     ///     ``defaultSendLeaseDuration``); matters only when processes share the file.
     /// - Throws: ``EventCacheError`` with the path when the directory or file cannot be
-    ///   created or opened, or when it is damaged while another process has it open.
+    ///   created. What fails later, on the cache's I/O queue (a file that cannot be opened, or
+    ///   is damaged while another process has it open), fails the calls, and ``opened()``
+    ///   reports it.
     public convenience init(
         fileURL: URL,
         limit: Int = 10_000,
@@ -192,8 +189,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         logger: any Logging = StandardErrorLogger(),
         clock: any TelemetryClock = SystemClock(),
         sendLeaseDuration: TimeInterval = SQLiteEventCache.defaultSendLeaseDuration,
-        leaseProcess: Int32,
-        verificationDelay: Duration = SQLiteEventCache.verificationDelay
+        leaseProcess: Int32
     ) throws {
         self.fileURL = fileURL
         self.sendLeaseDuration = max(0, sendLeaseDuration)
@@ -205,79 +201,50 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         self.clock = clock
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
-        let openedAt = clock.now
-        let database = try SQLiteDatabase(
-            path: path,
-            fullSync: synchronous == .full,
-            limit: self.limit,
-            maxBytes: self.maxBytes,
-            maxEventAge: maxEventAge,
-            logger: logger,
-            now: openedAt
-        )
-        let journal = synchronous == .normal ? IntakeJournal<Event>(nextTo: path) : nil
-        frame = database.framed(
+        try SQLiteDatabase.prepareFile(atPath: path)
+        let (limit, maxBytes, openedAt) = (self.limit, self.maxBytes, clock.now)
+        frame = CommittedEventCache(
+            opening: {
+                try SQLiteDatabase(
+                    path: path,
+                    fullSync: synchronous == .full,
+                    limit: limit,
+                    maxBytes: maxBytes,
+                    maxEventAge: maxEventAge,
+                    logger: logger,
+                    now: openedAt
+                )
+            },
             name: "SQLite event cache",
             path: path,
-            limit: self.limit,
-            maxBytes: self.maxBytes,
+            limit: limit,
+            maxBytes: maxBytes,
             logger: logger,
-            journal: journal,
             whenIdle: { database in try database.run { try $0.restCompactly() } }
         )
-        // First on the I/O queue, before any append: the events that instances which died
-        // (kill -9, a crash) had left in their intake journals, older than any appended now.
-        // Only then this instance's own journal: were it open sooner, an event awaited now
-        // could be committed, or left in it by another kill, ahead of those older ones. If
-        // they cannot be appended now, it stays closed (awaited events wait for their commits).
-        frame.startOnIOQueue("prepare the intake journal of") { database in
-            try database.appendAbandonedJournals(nextTo: path)
-            try journal?.open()
-        }
-        // Checking the file and counting its rows read every page: not on the launch path,
-        // and not ahead of the launch's appends either (see `SQLiteDatabase`).
-        frame.startOnIOQueue("check", after: verificationDelay) { [opened] in
-            try Self.verify(&$0, marking: opened)
-        }
     }
 
-    /// Returns once the work queued on the cache's I/O queue so far has run: the commits of
-    /// journaled events included (for tests that change the file behind the cache's back).
+    /// Returns once the file is open (see the type's description), or throws the
+    /// ``EventCacheError`` that stopped the opening. `Telemetry.initialize` asks it before it
+    /// reports the SDK started.
+    public func opened() async throws {
+        try await frame.opened()
+    }
+
+    /// Returns once the work queued on the cache's I/O queue so far has run (for tests that
+    /// change the file behind the cache's back).
     package func waitForQueuedWork() async {
         await frame.waitForQueuedWork()
     }
 
-    /// Queues the check of the file (if it has not run) and returns once it has.
-    private func verifyNow() async {
-        frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
-        await frame.waitForQueuedWork()
-    }
-
-    /// Runs the check of the file once (later calls return at once) and notes that it ran.
-    private static func verify(_ database: inout SQLiteDatabase, marking opened: Locked<Bool>) throws {
-        try database.verifyOpening()
-        opened.set(true)
-    }
-
     /// Appends `events` in one commit, shared with concurrent callers; in the log (and with
     /// ``Synchronous/full`` on the disk) when this returns.
-    public func append(_ events: [Event]) async throws {
-        try await frame.append(events)
-    }
-
-    /// ``append(_:)`` on the caller's executor. For a caller that waits (an awaited event),
-    /// with ``Synchronous/normal``: the events are encoded and copied into the cache's intake
-    /// journal there (a few microseconds, no I/O), which makes them survive a process kill,
-    /// and the call returns; the commit follows on the cache's I/O queue (see
-    /// ``IntakeJournal``). Otherwise it hands the events to that queue, which encodes the
-    /// rows, commits and resumes the caller where it was (two thread hand-offs). The caller's
+    ///
+    /// On the caller's executor up to the hand-off to the I/O queue, which encodes the rows,
+    /// commits, and resumes the caller where it was: two thread hand-offs, and the caller's
     /// thread is never blocked.
-    nonisolated(nonsending) package func appendOnCallersExecutor(_ events: [Event], callerWaits: Bool) async throws {
-        if callerWaits {
-            try await frame.appendForWaitingCaller(events) { EventJSONCodec.encode($0, into: &$1) }
-        } else {
-            try await frame.append(events)
-        }
+    nonisolated(nonsending) public func append(_ events: [Event]) async throws {
+        try await frame.append(events)
     }
 
     public func peek(limit: Int) async throws -> [Event] {
@@ -289,8 +256,7 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
             now: SQLiteRow.milliseconds(now),
             expiresAt: SQLiteRow.milliseconds(now.addingTimeInterval(sendLeaseDuration))
         )
-        return try await frame.read { [maxEventAge, pruneInterval, opened] database in
-            try Self.verify(&database, marking: opened)
+        return try await frame.read { [maxEventAge, pruneInterval] database in
             var cutoff: Int64?
             if let maxEventAge, abs(now.timeIntervalSince(database.lastPrune)) >= pruneInterval {
                 cutoff = SQLiteRow.milliseconds(now.addingTimeInterval(-maxEventAge))
@@ -313,10 +279,9 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
         try await frame.remove(ids: ids)
     }
 
-    /// The number of queued events, kept in memory; the first call runs the file's check
-    /// (which counts them) if it has not run yet.
+    /// The number of queued events, kept in memory; once the file is open (0 if it cannot be).
     public func count() async -> Int {
-        if !opened.current { await verifyNow() }
+        try? await frame.opened()
         return frame.count
     }
 
@@ -325,14 +290,15 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     }
 
     public func evictedCount() async -> Int {
-        if !opened.current { await verifyNow() }
+        try? await frame.opened()
         return frame.evicted
     }
 
     /// SQLite's `PRAGMA synchronous` on the cache's connection (1 NORMAL, 2 FULL), for tests
     /// of ``Synchronous``: a commit's durability cannot be seen from outside the process.
     package var connectionSynchronousSetting: Int64? {
-        frame.inspect { $0.connection.synchronousSetting }
+        frame.waitForQueuedWorkBlocking()
+        return frame.inspect { $0.connection.synchronousSetting } ?? nil
     }
 
     /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
@@ -342,14 +308,11 @@ public final class SQLiteEventCache: EventCaching, CallerExecutorAppending {
     /// this count (and the warning logged each time) is how an app or a test sees that it
     /// happened, for example to report failing storage.
     ///
-    /// Until the check of the file has run, reading it runs the check and waits for it
-    /// (blocking the caller's thread meanwhile).
+    /// Reading it waits for the work queued on the cache's I/O queue (blocking the caller's
+    /// thread meanwhile), so that it includes what the opening found.
     public var recoveredCorruptions: Int {
-        if !opened.current {
-            frame.startOnIOQueue("check") { [opened] in try Self.verify(&$0, marking: opened) }
-            frame.waitForQueuedWorkBlocking()
-        }
-        return frame.inspect { $0.recoveredCorruptions }
+        frame.waitForQueuedWorkBlocking()
+        return frame.inspect { $0.recoveredCorruptions } ?? 0
     }
 }
 
@@ -364,73 +327,11 @@ extension SQLiteDatabase: CommittedEventStore {
         try insert(events.map(rowEncoder.row(for:)))
     }
 
-    /// Appends the events that instances which ended before committing them (kill -9, a
-    /// crash) left in their intake journals beside `cachePath`, those the database does not
-    /// have yet (an owner may have committed some before it died), then deletes the journals.
-    /// Entries that do not decode are dropped, counted in `evicted` and logged.
-    ///
-    /// Why the journals are looked for and locked inside the write transaction that appends
-    /// their events: another instance opening at the same time (a relaunched app beside its
-    /// extension) waits for that commit before it looks for journals or appends anything of
-    /// its own. Were the journals taken first, it would find them locked, take them for a live
-    /// instance's, and commit its new events ahead of the older ones being replayed: one
-    /// process's events would then be sent out of order.
-    mutating func appendAbandonedJournals(nextTo cachePath: String) throws {
-        let (logger, rowEncoder, limit, maxBytes) = (logger, rowEncoder, limit, maxBytes)
-        var journals: [AbandonedIntakeJournal] = []
-        var unreadable: [(path: String, errors: [String])] = []
-        var appended: [SQLiteRow] = []
-        let evictedNow = try run { connection in
-            try connection.holdingWriteLock { () throws(SQLiteFailure) -> Int in
-                // A run again after a damaged file was replaced looks for the journals again,
-                // once the earlier run's are released (still locked, they would be skipped).
-                journals = []
-                journals = AbandonedIntakeJournal.all(nextTo: cachePath, logger: logger)
-                (unreadable, appended) = ([], [])
-                var rows: [SQLiteRow] = []
-                for journal in journals {
-                    var errors: [String] = []
-                    for entry in journal.entries {
-                        do {
-                            rows.append(rowEncoder.row(for: try EventJSONCodec.decode(entry)))
-                        } catch {
-                            errors.append("\(error)")
-                        }
-                    }
-                    if !errors.isEmpty { unreadable.append((journal.path, errors)) }
-                }
-                appended = try connection.missing(rows)
-                guard !appended.isEmpty else { return 0 }
-                return try connection.insert(appended, limit: limit, maxBytes: maxBytes)
-            }
-        }
-        for (path, errors) in unreadable {
-            evicted += errors.count
-            logger.warning(
-                "Dropped \(errors.count) unreadable event(s) of the intake journal at \(path): "
-                    + errors.prefix(3).joined(separator: "; ")
-            )
-        }
-        evicted += evictedNow
-        for journal in journals {
-            journal.discard()
-        }
-        guard !appended.isEmpty else { return }
-        logger.log(
-            .info,
-            "Appended \(appended.count) event(s) that instances which ended before committing them had left in "
-                + "the intake journal(s) at \(journals.map(\.path).joined(separator: ", "))."
-        )
-        try keepUntilVerified(appended)
-    }
-
     mutating func remove(ids: [UUID]) throws {
         _ = try run { try $0.remove(ids: ids) }
-        forgetRowsSinceOpening(ids: ids)
     }
 
     mutating func removeAll() throws {
         try run { try $0.removeAll() }
-        forgetRowsSinceOpening(ids: nil)
     }
 }
