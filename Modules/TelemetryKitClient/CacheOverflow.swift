@@ -54,6 +54,9 @@ final class CacheOverflow: Sendable {
     private let destinationID: String
     private let logger: any Logging
     private let state: Locked<State>
+    /// Held by every append and drain while the overflow holds events (see the type's
+    /// concurrency note).
+    private let turn = AsyncTurn()
 
     private struct State {
         /// Held events, oldest first, from `head` on (dropping advances `head`: no copying).
@@ -65,9 +68,6 @@ final class CacheOverflow: Sendable {
         var counters = Counters()
         /// Events dropped in the current burst; the burst is logged when its first drop happens.
         var droppedInBurst = 0
-        /// Someone holds the turn (see the type's concurrency note).
-        var busy = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
 
         var count: Int { storage.count - head }
 
@@ -122,7 +122,7 @@ final class CacheOverflow: Sendable {
     /// Only the client's intake calls this (one call at a time). At most ``limit`` events per
     /// call, so that a call never drops its own events and its caller can report them held.
     nonisolated(nonsending) func append(_ events: [Event]) async -> AppendResult {
-        if state.withLock({ $0.count == 0 && !$0.busy }) {
+        if count == 0, !turn.isHeld {
             do {
                 try await cache.append(events)
                 return AppendResult(cached: events.count, held: false)
@@ -131,8 +131,8 @@ final class CacheOverflow: Sendable {
                 return AppendResult(cached: 0, held: true)
             }
         }
-        await acquireTurn()
-        defer { releaseTurn() }
+        await turn.acquire()
+        defer { turn.release() }
         let drained = await drainHoldingTurn()
         guard count == 0 else {
             hold(events, failure: nil)
@@ -151,8 +151,8 @@ final class CacheOverflow: Sendable {
     /// Returns how many entered the cache.
     func drain() async -> Int {
         guard count > 0 else { return 0 }
-        await acquireTurn()
-        defer { releaseTurn() }
+        await turn.acquire()
+        defer { turn.release() }
         return await drainHoldingTurn()
     }
 
@@ -166,8 +166,8 @@ final class CacheOverflow: Sendable {
     /// Events a drain moved into the cache meanwhile are no longer here; they are sent again
     /// from the cache later (at-least-once: their ids tell).
     func remove(ids: [UUID]) async {
-        await acquireTurn()
-        defer { releaseTurn() }
+        await turn.acquire()
+        defer { turn.release() }
         let removal = Set(ids)
         state.withLock { state in
             let kept = Array(state.storage[state.head...].filter { !removal.contains($0.id) })
@@ -179,8 +179,8 @@ final class CacheOverflow: Sendable {
 
     /// Empties the overflow (analytics were disabled); returns how many events it discarded.
     func removeAll() async -> Int {
-        await acquireTurn()
-        defer { releaseTurn() }
+        await turn.acquire()
+        defer { turn.release() }
         return state.withLock { state in
             let removed = state.count
             state.removeFirst(removed)
@@ -257,33 +257,5 @@ final class CacheOverflow: Sendable {
                     + "the oldest are dropped until the cache works again"
             )
         }
-    }
-
-    // MARK: Turn
-
-    private func acquireTurn() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let granted = state.withLock { state -> Bool in
-                guard state.busy else {
-                    state.busy = true
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if granted { continuation.resume() }
-        }
-    }
-
-    private func releaseTurn() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiters.isEmpty else {
-                state.busy = false
-                return nil
-            }
-            // Hand the turn over directly so that no newcomer slips in between.
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 }

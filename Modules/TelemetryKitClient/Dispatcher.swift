@@ -52,8 +52,8 @@ actor Dispatcher {
     private var receiverAskedToWaitUntil: Date?
     private(set) var lastSuccessAt: Date?
     private var lastRoundAt: Date
-    private var isDelivering = false
-    private var roundWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Rounds never overlap: one holds this turn from its peek to its removal.
+    private let rounds = AsyncTurn()
     private var timerTask: Task<Void, Never>?
     private var thresholdTask: Task<Void, Never>?
     /// The round started when the conditions let more be sent (see ``update(conditions:)``).
@@ -387,8 +387,8 @@ actor Dispatcher {
     /// and again when the cache is empty, for those held while the round ran. `.empty` says
     /// the cache is empty; some events may still be held in memory.
     private func deliver(force: Bool) async -> RoundEnd {
-        await acquireRound()
-        defer { releaseRound() }
+        await rounds.acquire()
+        defer { rounds.release() }
         roundGeneration = generation
         await drainOverflow()
         if !force, let nextAttemptAt, clock.now < nextAttemptAt { return .retry }
@@ -684,25 +684,6 @@ actor Dispatcher {
         } catch {
             logger.log(.error, "destination '\(destination.id)': removing sent events from the cache failed: \(error)")
             return false
-        }
-    }
-
-    // MARK: Round exclusion
-
-    private func acquireRound() async {
-        if !isDelivering {
-            isDelivering = true
-            return
-        }
-        await withCheckedContinuation { roundWaiters.append($0) }
-    }
-
-    private func releaseRound() {
-        if roundWaiters.isEmpty {
-            isDelivering = false
-        } else {
-            // Hand the round over directly so no newcomer slips in between.
-            roundWaiters.removeFirst().resume()
         }
     }
 }
