@@ -12,6 +12,15 @@ import Glibc
 
 // Shared by the benchmark suites: one copy of the helpers every suite needs.
 
+extension BenchmarkThresholds {
+    /// The tolerance of the committed thresholds (Benchmarks/Thresholds), which CI checks for
+    /// the allocations per event: they do not drift with the machine's speed, as times do, so
+    /// a change beyond 5 % is a change of the code.
+    public static var allocations: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p90: 5.0])
+    }
+}
+
 extension Benchmark.Configuration {
     /// Per-event benchmarks: wall clock, throughput and mallocs, 1,000 iterations per sample.
     public static var perEvent: Benchmark.Configuration {
@@ -19,7 +28,8 @@ extension Benchmark.Configuration {
             metrics: [.wallClock, .throughput, .mallocCountTotal],
             warmupIterations: 100,
             scalingFactor: .kilo,
-            maxDuration: .seconds(2)
+            maxDuration: .seconds(2),
+            thresholds: [.mallocCountTotal: .allocations]
         )
     }
 
@@ -31,7 +41,8 @@ extension Benchmark.Configuration {
             metrics: [.wallClock, .throughput, .mallocCountTotal],
             warmupIterations: 10,
             scalingFactor: .one,
-            maxDuration: .seconds(3)
+            maxDuration: .seconds(3),
+            thresholds: [.mallocCountTotal: .allocations]
         )
     }
 }

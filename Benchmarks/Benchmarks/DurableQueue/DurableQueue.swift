@@ -122,7 +122,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 0,
         scalingFactor: .one,
         maxDuration: .seconds(60),
-        maxIterations: 1
+        maxIterations: 1,
+        thresholds: [:]  // not the per-event default's: no allocations measured
     )
     func diskBenchmark(_ name: String, fileName: String, make: @escaping @Sendable (URL) throws -> any EventCaching) {
         Benchmark("Disk per queued event, 10,000 default-pipeline events: \(name)", configuration: once) { benchmark in
@@ -162,7 +163,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 3,
         scalingFactor: .one,
         maxDuration: .seconds(20),
-        maxIterations: 60
+        maxIterations: 60,
+        thresholds: [:]  // not the per-event default's: no allocations measured
     )
     func initializeBenchmark(_ name: String, queued: Int) {
         Benchmark("Telemetry.initialize, \(name)", configuration: launch) { benchmark in
