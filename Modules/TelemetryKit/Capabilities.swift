@@ -47,32 +47,6 @@ extension UserIdentifierManaging {
     }
 }
 
-/// What a stopped duration measured.
-public struct DurationResult: Sendable, Hashable {
-    /// The measured time, in seconds.
-    public let durationInSeconds: TimeInterval
-    /// The parameters given when the duration started.
-    public let startParameters: EventParameters
-
-    public init(durationInSeconds: TimeInterval, startParameters: EventParameters) {
-        self.durationInSeconds = durationInSeconds
-        self.startParameters = startParameters
-    }
-}
-
-/// Measures named durations (`Telemetry.startDurationEvent` / `stopAndSendDurationEvent`).
-///
-/// ## Implementation requirements
-/// - Starting a name that already runs starts it afresh.
-/// - `stopDuration` returns `nil` for a name that does not run.
-/// - Time in the background is excluded unless the duration was started with
-///   `includeBackgroundTime`.
-public protocol DurationTracking: Sendable {
-    func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) async
-    func stopDuration(_ eventName: String) async -> DurationResult?
-    func cancelDuration(_ eventName: String) async
-}
-
 /// A processor that reads what only the sender's task knows, when the event is sent.
 ///
 /// Processors run later, on the client's intake task, where the sender's task-local values

@@ -6,6 +6,32 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
+/// What a stopped duration measured.
+public struct DurationResult: Sendable, Hashable {
+    /// The measured time, in seconds.
+    public let durationInSeconds: TimeInterval
+    /// The parameters given when the duration started.
+    public let startParameters: EventParameters
+
+    public init(durationInSeconds: TimeInterval, startParameters: EventParameters) {
+        self.durationInSeconds = durationInSeconds
+        self.startParameters = startParameters
+    }
+}
+
+/// Measures named durations (`Telemetry.startDurationEvent` / `stopAndSendDurationEvent`).
+///
+/// ## Implementation requirements
+/// - Starting a name that already runs starts it afresh.
+/// - `stopDuration` returns `nil` for a name that does not run.
+/// - Time in the background is excluded unless the duration was started with
+///   `includeBackgroundTime`.
+public protocol DurationTracking: Sendable {
+    func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) async
+    func stopDuration(_ eventName: String) async -> DurationResult?
+    func cancelDuration(_ eventName: String) async
+}
+
 /// The running durations of one client (its ``TelemetryClient/durations``): the
 /// `DurationTracking` the `Telemetry` facade and `TelemetryClient.startDurationEvent` use.
 ///

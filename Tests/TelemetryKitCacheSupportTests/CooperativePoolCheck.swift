@@ -9,9 +9,11 @@ import Testing
 ///
 /// It starts more operations than the machine has cores, each from its own task, and each
 /// must call the `block` it is given from the blocking part of its work; `block` waits there
-/// (up to 10 s) until the check releases it. Once all are blocked, a probe task must run. Were
+/// (up to 60 s) until the check releases it. Once all are blocked, a probe task must run. Were
 /// the work done on the tasks' own threads, it would hold every thread of the pool, and the
 /// probe could only run after the blocks gave up waiting: the check then fails, not hangs.
+/// The wait is long because the whole suite runs in parallel on two cores, where a probe that
+/// is free to run still waited 20 s for a thread, and 10 s once made a fresh clone's run fail.
 func expectCooperativePoolFree(
     whileBlocking operation:
         @escaping @Sendable (_ index: Int, _ block: @escaping @Sendable () -> Void) async throws ->
@@ -24,7 +26,7 @@ func expectCooperativePoolFree(
     let gaveUpWaiting = Locked(0)
     let block: @Sendable () -> Void = {
         blocked.withLock { $0 += 1 }
-        if release.wait(timeout: .now() + 10) == .timedOut {
+        if release.wait(timeout: .now() + 60) == .timedOut {
             gaveUpWaiting.withLock { $0 += 1 }
         }
     }

@@ -297,6 +297,7 @@ public final class SQLiteEventCache: EventCaching {
     /// SQLite's `PRAGMA synchronous` on the cache's connection (1 NORMAL, 2 FULL), for tests
     /// of ``Synchronous``: a commit's durability cannot be seen from outside the process.
     package var connectionSynchronousSetting: Int64? {
+        if let opened = frame.inspect({ $0.connection.synchronousSetting }) { return opened }
         frame.waitForQueuedWorkBlocking()
         return frame.inspect { $0.connection.synchronousSetting } ?? nil
     }
@@ -308,9 +309,10 @@ public final class SQLiteEventCache: EventCaching {
     /// this count (and the warning logged each time) is how an app or a test sees that it
     /// happened, for example to report failing storage.
     ///
-    /// Reading it waits for the work queued on the cache's I/O queue (blocking the caller's
-    /// thread meanwhile), so that it includes what the opening found.
+    /// Until the file is open, reading it waits for the opening (blocking the caller's thread
+    /// meanwhile), so that it includes what the opening found.
     public var recoveredCorruptions: Int {
+        if let opened = frame.inspect({ $0.recoveredCorruptions }) { return opened }
         frame.waitForQueuedWorkBlocking()
         return frame.inspect { $0.recoveredCorruptions } ?? 0
     }
