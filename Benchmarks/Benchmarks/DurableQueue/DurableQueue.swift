@@ -202,7 +202,8 @@ let benchmarks: @Sendable () -> Void = {
                 warmupIterations: 0,
                 scalingFactor: .one,
                 maxDuration: .seconds(60),
-                maxIterations: 1
+                maxIterations: 1,
+                thresholds: [:]  // not the per-event default's: no allocations measured
             )
         ) { benchmark in
             let template = try await dataDirectoryWithQueuedEvents(queued)
