@@ -202,7 +202,7 @@ public final class SQLiteEventCache: EventCaching {
         pruneInterval = min(60, max(0, (maxEventAge ?? 0) / 10))
         let path = fileURL.path
         try SQLiteDatabase.prepareFile(atPath: path)
-        let (limit, maxBytes, openedAt) = (self.limit, self.maxBytes, clock.now)
+        let (limit, maxBytes) = (self.limit, self.maxBytes)
         frame = CommittedEventCache(
             opening: {
                 try SQLiteDatabase(
@@ -212,7 +212,8 @@ public final class SQLiteEventCache: EventCaching {
                     maxBytes: maxBytes,
                     maxEventAge: maxEventAge,
                     logger: logger,
-                    now: openedAt
+                    // When it opens: an opening tried again later measures ages from then.
+                    now: clock.now
                 )
             },
             name: "SQLite event cache",
@@ -297,9 +298,7 @@ public final class SQLiteEventCache: EventCaching {
     /// SQLite's `PRAGMA synchronous` on the cache's connection (1 NORMAL, 2 FULL), for tests
     /// of ``Synchronous``: a commit's durability cannot be seen from outside the process.
     package var connectionSynchronousSetting: Int64? {
-        if let opened = frame.inspect({ $0.connection.synchronousSetting }) { return opened }
-        frame.waitForQueuedWorkBlocking()
-        return frame.inspect { $0.connection.synchronousSetting } ?? nil
+        frame.inspectOnceOpened { $0.connection.synchronousSetting } ?? nil
     }
 
     /// How many times a damaged or unreadable file was moved aside and replaced by a fresh
@@ -312,9 +311,7 @@ public final class SQLiteEventCache: EventCaching {
     /// Until the file is open, reading it waits for the opening (blocking the caller's thread
     /// meanwhile), so that it includes what the opening found.
     public var recoveredCorruptions: Int {
-        if let opened = frame.inspect({ $0.recoveredCorruptions }) { return opened }
-        frame.waitForQueuedWorkBlocking()
-        return frame.inspect { $0.recoveredCorruptions } ?? 0
+        frame.inspectOnceOpened { $0.recoveredCorruptions } ?? 0
     }
 }
 

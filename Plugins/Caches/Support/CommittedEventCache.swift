@@ -286,16 +286,19 @@ package final class CommittedEventCache<Store: CommittedEventStore>: Sendable {
         }
     }
 
-    /// ``waitForQueuedWork()`` for a synchronous caller: blocks its thread meanwhile. Only for
-    /// diagnostics read right after opening; never call it on the I/O queue.
-    package func waitForQueuedWorkBlocking() {
-        ioQueue.sync {}
-    }
-
     /// Reads the store's state under the lock (sizes, counters), without failing; nil while
     /// the store is not open.
     package func inspect<Result>(_ body: (Store) -> Result) -> Result? {
         state.withLock { $0.store.map(body) }
+    }
+
+    /// ``inspect(_:)`` for a diagnostic that must include what the opening found: while the
+    /// store is not open, it first waits for the work queued on the I/O queue, blocking the
+    /// caller's thread meanwhile (never call it on the I/O queue). Nil when the opening failed.
+    package func inspectOnceOpened<Result>(_ body: (Store) -> Result) -> Result? {
+        if let opened = inspect(body) { return opened }
+        ioQueue.sync {}
+        return inspect(body)
     }
 }
 
