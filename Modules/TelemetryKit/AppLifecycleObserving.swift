@@ -10,7 +10,7 @@ public enum AppLifecycleSignal: Sendable, Hashable {
 /// Where a processor hears about the app's lifecycle: background, foreground, a new session,
 /// termination.
 ///
-/// A processor gets the client's lifecycle in ``EventProcessor/attach(lifecycle:clock:)``;
+/// A processor gets the client's lifecycle in ``AppLifecycleAware/attach(lifecycle:clock:)``;
 /// the client's is an `AppLifecycle` (`TelemetryKitClient`), which apps on Apple platforms
 /// feed from the system and servers, CLIs and tests drive by hand. A processor only observes,
 /// so it depends on this protocol, and a test of the processor alone can hand it any source:

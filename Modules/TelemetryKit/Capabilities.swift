@@ -74,7 +74,19 @@ public protocol CallSiteCapturing: EventProcessor {
     func captureCallSite() -> [String: PayloadValue]?
 }
 
-extension CallSiteCapturing {
-    /// `true`: the client keeps this processor's ``captureCallSite()`` for every event.
-    public var capturesCallSite: Bool { true }
+/// A processor that follows the app's lifecycle (background, foreground, a new session,
+/// termination) or measures time with the client's clock.
+///
+/// The client hands its lifecycle and clock to every such processor once, before
+/// ``EventProcessor/start(storage:logger:emitter:)``. Used without a client (a test of the
+/// processor alone), it gets them from the test, or falls back to its own defaults.
+///
+/// ```swift
+/// func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
+///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
+/// }
+/// ```
+public protocol AppLifecycleAware: EventProcessor {
+    /// Receives the client's lifecycle and clock, before the processor starts.
+    func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock)
 }

@@ -26,7 +26,7 @@
 /// - A processor that only changes the event and its context *before* the rest of the
 ///   pipeline, without suspending, should adopt ``SynchronousEventProcessor`` instead: the
 ///   pipeline then runs it as a plain function call on the caller's executor — no async call,
-///   and from the main actor no hop off it (see ``processImmediately(_:context:)``).
+///   and from the main actor no hop off it.
 /// - `process` is called for one event at a time per client, in the order events were sent.
 /// - `start` runs once, in pipeline order, before the first event is processed. Events sent
 ///   through `emitter` run the whole pipeline, including this processor; never await the
@@ -53,66 +53,17 @@ public protocol EventProcessor: Sendable {
         next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
     ) async throws -> Event
 
-    /// An optional synchronous fast path, tried before
-    /// ``process(_:context:next:)``: change `input` and `context` in place and return
-    /// ``ImmediateProcessing/continued`` when the work needs no suspension (the async method
-    /// is then not called, and the pipeline goes on with the next processor), or return
-    /// ``ImmediateProcessing/needsAsync`` with both untouched. Throwing
-    /// ``ProcessorError/eventFiltered`` drops the event, as from `process`.
-    ///
-    /// The default returns `.needsAsync`. ``SynchronousEventProcessor`` implements it for
-    /// processors that never suspend; implement it directly when only some events need the
-    /// async path (a cached value that sometimes has to be read again, say).
-    func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
-
     /// Called when the client starts, before any event is processed; again after ``stop()``
     /// when the app erased its data.
     func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async
-
-    /// Hands the processor the client's app lifecycle (background, foreground, new session,
-    /// terminate) and clock, once, before ``start(storage:logger:emitter:)``; the default
-    /// ignores them. A processor that measures time or sessions observes the lifecycle from
-    /// then on; used without a client, it gets neither and falls back to its own defaults.
-    ///
-    /// ```swift
-    /// func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
-    ///     observation.set(lifecycle.observe { [weak self] signal in self?.handle(signal) })
-    /// }
-    /// ```
-    ///
-    /// A hook with a default rather than a capability protocol, so that the client finds
-    /// the observers without a dynamic cast of every processor at launch (each first cast
-    /// to a protocol searches all of the process's conformance records).
-    func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock)
-
-    /// Whether the client reads ``CallSiteCapturing/captureCallSite()`` of this processor
-    /// for every event: `false` by default, `true` for every ``CallSiteCapturing`` processor
-    /// (adopt that protocol rather than setting this). The client asks once, when it is
-    /// made, and casts only the processors that answer `true`.
-    var capturesCallSite: Bool { get }
 
     /// Called when the client shuts down, and before the app's data is erased.
     func stop() async
 }
 
 extension EventProcessor {
-    public func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
-    {
-        .needsAsync
-    }
-
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {}
-    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {}
-    public var capturesCallSite: Bool { false }
     public func stop() async {}
-}
-
-/// The outcome of ``EventProcessor/processImmediately(_:context:)``.
-public enum ImmediateProcessing: Sendable, Hashable {
-    /// Done (input and context changed in place or not): the next processor goes on.
-    case continued
-    /// Not handled synchronously (input and context untouched): call the async `process`.
-    case needsAsync
 }
 
 /// A processor that changes an event and its context before the rest of the pipeline and
@@ -120,8 +71,9 @@ public enum ImmediateProcessing: Sendable, Hashable {
 ///
 /// Why: an async middleware call per processor is most of what a pipeline of cheap
 /// processors costs, and awaited from the main actor, an async function that is not
-/// `nonisolated(nonsending)` hops off the main actor and back. The pipeline calls
-/// ``process(_:context:)`` directly instead, on the caller's executor. The protocol supplies
+/// `nonisolated(nonsending)` hops off the main actor and back. The pipeline finds these
+/// processors once, when it is built, and calls ``process(_:context:)`` directly, on the
+/// caller's executor. The protocol supplies
 /// ``EventProcessor/process(_:context:next:)`` from it, so the processor also works
 /// wherever a middleware is expected.
 ///
@@ -145,15 +97,6 @@ public protocol SynchronousEventProcessor: EventProcessor {
 }
 
 extension SynchronousEventProcessor {
-    // Inlinable: a processor's module specializes both for its own type (no generic call
-    // per event).
-    @inlinable
-    public func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing
-    {
-        try process(&input, context: &context)
-        return .continued
-    }
-
     @inlinable
     public func process(
         _ input: EventInput,

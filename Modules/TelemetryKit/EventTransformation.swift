@@ -17,33 +17,16 @@ public protocol EventTransformation: Sendable {
     var scope: TransformationScope { get }
     /// The event is handed over (`consuming`), so a transformation that changes it does not
     /// copy its payload; a conformance may still declare a plain `_ event: Event` parameter.
-    func transform(_ event: consuming Event, destination: String?) async -> Event?
-
-    /// An optional synchronous fast path, tried before ``transform(_:destination:)``:
-    /// change `event` in place and return `.kept` or `.dropped` when the work needs no
-    /// suspension (the async method is then not called), or return `.needsAsync` with
-    /// `event` untouched. The default returns `.needsAsync`. Built-in transformations
-    /// implement it: an async call and a hand-over of the event per transformation cost
-    /// more than a cheap transformation itself.
-    func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`): a transformation that
+    /// does not suspend costs a function call, and one run from an awaited send on the main
+    /// actor does not hop off it. A conformance's plain `async` method is inferred so; one
+    /// that blocks (a file, a lock held long) declares it `@concurrent`.
+    nonisolated(nonsending) func transform(_ event: consuming Event, destination: String?) async -> Event?
 }
 
 extension EventTransformation {
     public var order: Int { Int.max }
-
-    public func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
-        .needsAsync
-    }
-}
-
-/// The outcome of ``EventTransformation/transformImmediately(_:destination:)``.
-public enum ImmediateTransformation: Sendable, Hashable {
-    /// Done; the event (changed in place or not) goes on.
-    case kept
-    /// Done; the event is dropped for this scope.
-    case dropped
-    /// Not handled synchronously (event untouched): call the async `transform`.
-    case needsAsync
 }
 
 /// Where a transformation runs.

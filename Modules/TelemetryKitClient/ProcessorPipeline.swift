@@ -15,8 +15,9 @@ public struct ProcessorPipeline: Sendable {
     /// Where a processor's failure is reported (with the event's name) before it is rethrown.
     public let logger: any Logging
 
-    /// Each processor's synchronous path, opened once (see `immediatePath(of:)`).
-    private let immediatePaths: [ImmediatePath]
+    /// The synchronous processors' `process(_:context:)`, found once: nil for a processor
+    /// whose async path runs.
+    private let synchronousPaths: [SynchronousPath?]
 
     public init(
         processors: [any EventProcessor],
@@ -26,27 +27,29 @@ public struct ProcessorPipeline: Sendable {
         self.processors = processors
         self.finalizer = finalizer
         self.logger = logger
-        self.immediatePaths = processors.map { Self.immediatePath(of: $0) }
+        self.synchronousPaths = processors.map { processor in
+            (processor as? any SynchronousEventProcessor).map { Self.synchronousPath(of: $0) }
+        }
     }
 
-    /// A processor's `processImmediately(_:context:)` as a closure that holds the processor.
-    private typealias ImmediatePath =
-        @Sendable (inout EventInput, inout EventContext) throws -> ImmediateProcessing
+    private typealias SynchronousPath = @Sendable (inout EventInput, inout EventContext) throws -> Void
 
     /// Why a closure per processor instead of a call on the array's element: a call on an
     /// existential (`any EventProcessor`) stored in an array copies it first (a retain of each
-    /// reference the processor holds, and a release after), ten times per event with the
-    /// default processors, a visible share of the pipeline's time. A closure holds its
-    /// processor where nothing can change it, so the call uses it in place.
-    private static func immediatePath<Processor: EventProcessor>(of processor: Processor) -> ImmediatePath {
-        { input, context in try processor.processImmediately(&input, context: &context) }
+    /// reference the processor holds, and a release after), once per processor and event. A
+    /// closure holds its processor where nothing can change it, so the call uses it in place.
+    private static func synchronousPath<Processor: SynchronousEventProcessor>(
+        of processor: Processor
+    )
+        -> SynchronousPath
+    {
+        { input, context in try processor.process(&input, context: &context) }
     }
 
     /// Runs `input` through every processor and the finalizer.
     ///
-    /// Each processor's synchronous path (`EventProcessor.processImmediately(_:context:)`)
-    /// is tried first, so a pipeline of `SynchronousEventProcessor`s makes no async call:
-    /// awaited from the main actor it does not leave it (`nonisolated(nonsending)`).
+    /// A pipeline of `SynchronousEventProcessor`s makes no async call: awaited from the main
+    /// actor it does not leave it (`nonisolated(nonsending)`).
     ///
     /// - Throws: `ProcessorError.eventFiltered` when a processor dropped the event, or
     ///   whatever a processor threw (logged as an error first).
@@ -59,7 +62,7 @@ public struct ProcessorPipeline: Sendable {
             context.fragments.reserveCapacity(processors.count)
         }
         do {
-            return try await Self.run(processors, immediatePaths, from: 0, input, context, finalizer)
+            return try await Self.run(processors, synchronousPaths, from: 0, input, context, finalizer)
         } catch ProcessorError.eventFiltered {
             throw ProcessorError.eventFiltered
         } catch {
@@ -68,12 +71,12 @@ public struct ProcessorPipeline: Sendable {
         }
     }
 
-    /// Runs `processors[start...]` and the finalizer: synchronous paths in a loop, and the
-    /// first processor that needs its async path with the rest of the pipeline as its `next`.
+    /// Runs `processors[start...]` and the finalizer: synchronous processors in a loop, and
+    /// the first asynchronous one with the rest of the pipeline as its `next`.
     nonisolated(nonsending)
         private static func run(
             _ processors: [any EventProcessor],
-            _ immediatePaths: [ImmediatePath],
+            _ synchronousPaths: [SynchronousPath?],
             from start: Int,
             _ input: EventInput,
             _ context: EventContext,
@@ -83,16 +86,15 @@ public struct ProcessorPipeline: Sendable {
         var input = input
         var context = context
         var index = start
-        while index < immediatePaths.count {
-            switch try immediatePaths[index](&input, &context) {
-            case .continued:
-                index += 1
-            case .needsAsync:
+        while index < synchronousPaths.count {
+            guard let synchronousPath = synchronousPaths[index] else {
                 let following = index + 1
                 return try await processors[index].process(input, context: context) { input, context in
-                    try await run(processors, immediatePaths, from: following, input, context, finalizer)
+                    try await run(processors, synchronousPaths, from: following, input, context, finalizer)
                 }
             }
+            try synchronousPath(&input, &context)
+            index += 1
         }
         return finalizer.finalize(input, context: context)
     }

@@ -156,7 +156,7 @@ public final class TelemetryClient: Sendable {
         )
         // Cast only the processors that say they capture: a first cast to a protocol searches
         // every conformance record of the process, which a launch should not pay per processor.
-        self.callSiteCapturers = processors.filter(\.capturesCallSite).compactMap { $0 as? any CallSiteCapturing }
+        self.callSiteCapturers = processors.compactMap { $0 as? any CallSiteCapturing }
     }
 
     deinit {
@@ -180,7 +180,7 @@ public final class TelemetryClient: Sendable {
         // Opt-out: read the persisted switch before anything buffered is processed.
         await features.start()
         let emitter = self.emitter
-        for processor in processors {
+        for case let processor as any AppLifecycleAware in processors {
             processor.attach(lifecycle: lifecycle, clock: clock)
         }
         for processor in processors {
@@ -765,11 +765,7 @@ private struct DestinationScoped: EventTransformation {
     var order: Int { base.order }
     var scope: TransformationScope { .destinations([destinationID]) }
 
-    func transform(_ event: consuming Event, destination: String?) async -> Event? {
+    nonisolated(nonsending) func transform(_ event: consuming Event, destination: String?) async -> Event? {
         await base.transform(event, destination: destination)
-    }
-
-    func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
-        base.transformImmediately(&event, destination: destination)
     }
 }

@@ -17,8 +17,8 @@ extension Array where Element == any EventTransformation {
             .map(\.element)
     }
 
-    /// Runs these transformations on `event` in array order, as the client does: each one's
-    /// synchronous path first, its async `transform` only when needed. Nil when one dropped it.
+    /// Runs these transformations on `event` in array order, as the client does. Nil when one
+    /// dropped it.
     /// Runs on the caller's executor (`nonisolated(nonsending)`), like the client's `send`.
     nonisolated(nonsending)
         public func run(on event: consuming Event, destination: String?) async -> Event?
@@ -26,16 +26,11 @@ extension Array where Element == any EventTransformation {
         var current = event
         // By index: the elements are used in place (iterating would copy each existential).
         for index in indices {
-            switch self[index].transformImmediately(&current, destination: destination) {
-            case .kept: continue
-            case .dropped: return nil
-            case .needsAsync:
-                // Handed over (no copy); `current` is set again from the result.
-                guard let next = await self[index].transform(consume current, destination: destination) else {
-                    return nil
-                }
-                current = next
+            // Handed over (no copy); `current` is set again from the result.
+            guard let next = await self[index].transform(consume current, destination: destination) else {
+                return nil
             }
+            current = next
         }
         return current
     }

@@ -15,7 +15,7 @@ import TelemetryKitSupport
 /// ])
 /// // log.entries == ["attach:A", "attach:B", "start:A", "start:B"]
 /// ```
-public struct OrderRecordingProcessor: EventProcessor {
+public struct OrderRecordingProcessor: AppLifecycleAware {
     /// The name written into the log.
     public let name: String
     /// The log the processor appends to.

@@ -55,21 +55,6 @@ public struct Transformation: EventTransformation {
         }
     }
 
-    /// The built-in synchronous transformers (set values, lowercase) finish here, without an
-    /// async call; persisted values (storage) and custom transformers go on to `transform`.
-    public func transformImmediately(_ event: inout Event, destination: String?) -> ImmediateTransformation {
-        switch body {
-        case .setDataValues(let transformer):
-            if conditionsAreMet(by: event) { transformer.apply(to: &event) }
-            return .kept
-        case .lowercase(let transformer):
-            if conditionsAreMet(by: event) { transformer.apply(to: &event) }
-            return .kept
-        case .persistDataValue, .custom:
-            return .needsAsync
-        }
-    }
-
     /// Whether the settings' conditions hold for `event` (no conditions: always). A condition
     /// that cannot be decided (a numeric operator on a non-number) counts as not met and is
     /// reported once.

@@ -1,9 +1,10 @@
 import Foundation
 import TelemetryKit
-import TelemetryKitAccessibility
 import TelemetryKitSupport
 import TelemetryKitTesting
 import Testing
+
+@testable import TelemetryKitAccessibility
 
 extension AccessibilityProcessor {
     /// Starts the processor as a client does: its lifecycle and clock are attached first.
@@ -54,7 +55,24 @@ private func payload(
     -> [String: PayloadValue]
 {
     let pipeline = ProcessorPipeline(processors: [processor], finalizer: EventFinalizer(appID: "APP"))
-    return try await pipeline.process(EventInput("x", parameters: parameters)).payload
+    let payload = try await pipeline.process(EventInput("x", parameters: parameters)).payload
+    // A reading the event found due runs in the background; the tests count it.
+    await processor.readingFinished()
+    return payload
+}
+
+/// The processor with `source`, started as a client starts it (the first reading done).
+private func started(
+    _ source: @escaping AccessibilityProcessor.SnapshotSource,
+    clock: ManualClock = ManualClock()
+) async -> AccessibilityProcessor {
+    let processor = AccessibilityProcessor(clock: clock, snapshot: source)
+    await processor.start(
+        storage: InMemoryProcessorStorage(),
+        logger: SilentLogger(),
+        emitter: RecordingEmitter(clock: clock)
+    )
+    return processor
 }
 
 struct AccessibilityProcessorTests {
@@ -93,7 +111,7 @@ struct AccessibilityProcessorTests {
             isLandscapeRight: false
         )
         snapshot.screenScaleFactor = 3
-        let processor = AccessibilityProcessor(clock: ManualClock(), snapshot: CountingSource(snapshot).source)
+        let processor = await started(CountingSource(snapshot).source)
         let values = try await payload(processor)
         #expect(values["TelemetryDeck.Accessibility.isInvertColorsEnabled"] == .bool(true))
         #expect(values["TelemetryDeck.Accessibility.isDarkerSystemColorsEnabled"] == .bool(false))
@@ -142,7 +160,7 @@ struct AccessibilityProcessorTests {
     }
 
     @Test func snapshotValuesWithTheirTypes() async throws {
-        let processor = AccessibilityProcessor(clock: ManualClock(), snapshot: CountingSource(darkLarge).source)
+        let processor = await started(CountingSource(darkLarge).source)
         #expect(
             try await payload(processor) == [
                 "screen": .string("home"),
@@ -159,14 +177,14 @@ struct AccessibilityProcessorTests {
 
     @Test func missingFieldsAreLeftOut() async throws {
         let macLike = AccessibilitySnapshot(isReduceMotionEnabled: true, colorScheme: "Light")
-        let processor = AccessibilityProcessor(clock: ManualClock(), snapshot: CountingSource(macLike).source)
+        let processor = await started(CountingSource(macLike).source)
         #expect(
             try await payload(processor, parameters: [:]) == [
                 "TelemetryDeck.Accessibility.isReduceMotionEnabled": .bool(true),
                 "TelemetryDeck.UserPreference.colorScheme": .string("Light"),
             ]
         )
-        let nothing = AccessibilityProcessor(clock: ManualClock(), snapshot: CountingSource(nil).source)
+        let nothing = await started(CountingSource(nil).source)
         #expect(try await payload(nothing, parameters: [:]) == [:])
     }
 
@@ -188,7 +206,9 @@ struct AccessibilityProcessorTests {
         }
         #expect(source.readings == 1)
 
-        clock.advance(by: 1)  // 3 600 s: stale
+        clock.advance(by: 1)  // 3 600 s: stale; this event still gets the last reading
+        #expect(try await payload(processor)[AccessibilityProcessor.Keys.colorScheme] == .string("Dark"))
+        #expect(source.readings == 2)
         let refreshed = try await payload(processor)
         #expect(refreshed[AccessibilityProcessor.Keys.colorScheme] == .string("Light"))
         #expect(refreshed[AccessibilityProcessor.Keys.isBoldTextEnabled] == nil)
@@ -237,6 +257,11 @@ struct AccessibilityProcessorTests {
         let clock = ManualClock()
         let source = CountingSource(darkLarge)
         let processor = AccessibilityProcessor(cacheDuration: 60, clock: clock, snapshot: source.source)
+        await processor.start(
+            storage: InMemoryProcessorStorage(),
+            logger: SilentLogger(),
+            emitter: RecordingEmitter(clock: clock)
+        )
         _ = try await payload(processor)
         clock.advance(by: 59)
         _ = try await payload(processor)

@@ -3,7 +3,7 @@ import TelemetryKit
 import TelemetryKitTesting
 import Testing
 
-/// The pipeline's synchronous path (`processImmediately`, `SynchronousEventProcessor`) mixed
+/// The pipeline's synchronous processors (`SynchronousEventProcessor`) mixed
 /// with async middleware: order, changes, filtering and failures as with middleware alone.
 struct SynchronousProcessorTests {
     /// Records its name and renames the event by appending it; sets a context parameter.
@@ -33,27 +33,6 @@ struct SynchronousProcessorTests {
             input.name += ".\(name)"
             var context = context
             context.addParameter("step.\(name)", value: input.name)
-            return try await next(input, context)
-        }
-    }
-
-    /// Handles events with an even `number` synchronously and the others in `process`.
-    struct SometimesAsync: EventProcessor {
-        func processImmediately(_ input: inout EventInput, context: inout EventContext) throws -> ImmediateProcessing {
-            guard case .int(let number) = input.parameters["number"]?.payloadValue, number % 2 == 0 else {
-                return .needsAsync
-            }
-            context.addParameter("path", value: "immediate")
-            return .continued
-        }
-
-        func process(
-            _ input: EventInput,
-            context: EventContext,
-            next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
-        ) async throws -> Event {
-            var context = context
-            context.addParameter("path", value: "async")
             return try await next(input, context)
         }
     }
@@ -118,15 +97,6 @@ struct SynchronousProcessorTests {
         #expect(event.type == "x.a")
         #expect(event.payload["step.a"] == .string("x.a"))
         #expect(log.entries == ["a"])
-    }
-
-    @Test func aProcessorChoosesItsPathPerEvent() async throws {
-        let pipeline = ProcessorPipeline(processors: [SometimesAsync()], finalizer: EventFinalizer(appID: "APP"))
-        var paths: [PayloadValue?] = []
-        for number in 0..<4 {
-            paths.append(try await pipeline.process(EventInput("x", parameters: ["number": number])).payload["path"])
-        }
-        #expect(paths == [.string("immediate"), .string("async"), .string("immediate"), .string("async")])
     }
 
     @Test func aSynchronousFilterDropsTheEventAndLaterProcessorsDoNotRun() async throws {

@@ -59,7 +59,7 @@ private struct NoEmitter: EventSending {
 }
 
 /// A plugin that counts the app's trips to the background, from the lifecycle it is handed.
-private final class BackgroundCounter: EventProcessor, @unchecked Sendable {
+private final class BackgroundCounter: AppLifecycleAware, @unchecked Sendable {
     // Safe: `count` and `observation` are only read or written while `lock` is held.
     private let lock = NSLock()
     private var count = 0
@@ -130,7 +130,7 @@ struct ProcessorPluginTests {
         let tagger = PlanTagger(plan: "pro", blockedNames: [])
         var input = EventInput("Screen.shown", parameters: ["screen": "home"])
         var context = EventContext(userIdentifier: "user-1")
-        #expect(try tagger.processImmediately(&input, context: &context) == .continued)
+        try tagger.process(&input, context: &context)
         #expect(input.parameters["plan"] as? String == "pro")
         #expect(input.parameters["screen"] as? String == "home")
         #expect(context.isTestMode == true)
@@ -168,10 +168,6 @@ struct ProcessorPluginTests {
             next: { Self.finalize($0, $1) }
         )
         #expect(event.type == "Beta.Opened")
-        // Without a synchronous path the pipeline must await it.
-        var input = EventInput("Opened")
-        var context = EventContext()
-        #expect(try renamer.processImmediately(&input, context: &context) == .needsAsync)
     }
 
     @Test func aProcessorHearsTheLifecycleItIsHandedUntilItStops() async {

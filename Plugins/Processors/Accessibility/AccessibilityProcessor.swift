@@ -6,8 +6,9 @@ import TelemetryKitSupport
 ///
 /// **Apple platforms** (UIKit on iOS, iPadOS, Mac Catalyst, tvOS and visionOS; AppKit on
 /// macOS): the settings are read on the main actor through ``AccessibilitySnapshot/system()``
-/// and cached for ``defaultCacheDuration`` (1 hour), so at most one main-actor hop per hour
-/// reaches the event path. Keys a platform does not have are left out (macOS has no Bold
+/// when the processor starts and again, in the background, once a reading is older than
+/// ``defaultCacheDuration`` (1 hour). An event never waits for the main actor: it gets the
+/// latest reading, and the event that finds it due starts the next one. Keys a platform does not have are left out (macOS has no Bold
 /// Text or Dynamic Type; visionOS has no main screen size).
 ///
 /// **Linux, watchOS and every other platform:** there is no system source, and the
@@ -20,7 +21,7 @@ import TelemetryKitSupport
 /// ```swift
 /// let processor = AccessibilityProcessor()   // system settings on Apple platforms, nothing on Linux
 /// ```
-public struct AccessibilityProcessor: EventProcessor {
+public struct AccessibilityProcessor: SynchronousEventProcessor, AppLifecycleAware {
     /// How long one reading of the settings is used: 1 hour.
     public static let defaultCacheDuration: TimeInterval = 3_600
 
@@ -38,6 +39,8 @@ public struct AccessibilityProcessor: EventProcessor {
         var isClockFixed: Bool
         var parameters: [String: PayloadValue] = [:]
         var readAt: Date?
+        /// The reading under way, if any: one at a time.
+        var reading: Task<Void, Never>?
     }
 
     /// Creates the processor.
@@ -76,57 +79,40 @@ public struct AccessibilityProcessor: EventProcessor {
     }
 
     public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
-        guard source != nil else { return }
-        // Read once now so the first event does not wait for the main actor.
-        _ = await currentParameters()
+        guard let source else { return }
+        // Read once now, so that the first event carries the settings.
+        let readAt = state.withLock { $0.clock.now }
+        await Self.read(source, into: state, at: readAt)
     }
 
-    /// The synchronous path: without a source, or while the last reading is fresh, the event
-    /// goes on without an async call; only a reading that is due again takes
-    /// ``process(_:context:next:)``.
-    public func processImmediately(
-        _ input: inout EventInput,
-        context: inout EventContext
-    ) throws -> ImmediateProcessing {
-        guard source != nil else { return .continued }
-        guard let fresh = freshParameters().parameters else { return .needsAsync }
-        context.addParameters(fresh)
-        return .continued
-    }
-
-    public func process(
-        _ input: EventInput,
-        context: EventContext,
-        next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
-    ) async throws -> Event {
-        guard source != nil else { return try await next(input, context) }
-        var context = context
-        context.addParameters(await currentParameters())
-        return try await next(input, context)
-    }
-
-    /// The cached reading while it is fresh (nil once it is due again), and the time now.
-    private func freshParameters() -> (parameters: [String: PayloadValue]?, now: Date) {
-        state.withLock { state in
-            let now = state.clock.now
-            // A clock that went backwards also forces a new reading.
-            if let readAt = state.readAt, now >= readAt, now.timeIntervalSince(readAt) < cacheDuration {
-                return (state.parameters, now)
+    /// Adds the latest reading; when it is due again (or there is none yet), starts the next
+    /// reading in the background for later events.
+    public func process(_ input: inout EventInput, context: inout EventContext) throws {
+        guard let source else { return }
+        let (cacheDuration, state) = (cacheDuration, state)
+        let parameters = state.withLock { current -> [String: PayloadValue] in
+            let now = current.clock.now
+            // A clock that went backwards also makes the reading due.
+            let isFresh = current.readAt.map { now >= $0 && now.timeIntervalSince($0) < cacheDuration } ?? false
+            if !isFresh && current.reading == nil {
+                current.reading = Task { await Self.read(source, into: state, at: now) }
             }
-            return (nil, now)
+            return current.parameters
         }
+        context.addParameters(parameters)
     }
 
-    /// The cached parameters, read again from the source when older than `cacheDuration`.
-    func currentParameters() async -> [String: PayloadValue] {
-        guard let source else { return [:] }
-        let (fresh, now) = freshParameters()
-        if let fresh { return fresh }
+    /// Returns once the reading an event started (if any) is done: for tests.
+    func readingFinished() async {
+        await state.withLock { $0.reading }?.value
+    }
+
+    private static func read(_ source: SnapshotSource, into state: Locked<State>, at readAt: Date) async {
         let parameters = await source()?.parameters ?? [:]
         state.withLock { state in
             state.parameters = parameters
-            state.readAt = now
+            state.readAt = readAt
+            state.reading = nil
         }
-        return parameters
     }
 }

@@ -111,7 +111,7 @@ import Musl
 /// background follows its own time there: an extension's activity meanwhile does not keep
 /// the app's session going. Storage merges keys, not values: if two processes start sessions
 /// at the same moment, the history of the later write wins.
-public final class SessionTrackingProcessor: SessionManaging, SynchronousEventProcessor {
+public final class SessionTrackingProcessor: SessionManaging, SynchronousEventProcessor, AppLifecycleAware {
     /// The default time in the background after which returning starts a new session.
     public static let defaultSessionTimeout: TimeInterval = 300
     /// How long session details are kept.
