@@ -38,7 +38,7 @@ extension FuzzCheck {
         let sameFields =
             actual.id == expected.id && actual.appID == expected.appID && actual.type == expected.type
             && actual.clientUser == expected.clientUser && actual.sessionID == expected.sessionID
-            && actual.isTestData == expected.isTestData
+            && actual.isTestMode == expected.isTestMode
             && abs(actual.receivedAt.timeIntervalSince(expected.receivedAt)) < 0.001
             && (actual.floatValue == expected.floatValue
                 || (actual.floatValue == nil && expected.floatValue.map { !$0.isFinite } == true))

@@ -34,9 +34,10 @@ public struct Event: Sendable, Identifiable {
     public var sessionID: String?
     public var receivedAt: Date
     public var floatValue: Double?
-    /// Whether the event is test data (sent as `isTestMode` on the wire). ``isTestMode`` is
-    /// the same flag in TelemetryDeck v3's spelling, a string.
-    public var isTestData: Bool
+    /// Whether the event is test data: `"true"` or `"false"`, a string as on the wire and in
+    /// TelemetryDeck v3, so v3 code such as `event.isTestMode == "true"` reads it unchanged.
+    /// Any other string counts as `"false"`.
+    public var isTestMode: String
     /// Shared lower layer of the payload (context metadata).
     @usableFromInline package var sharedPayload: [String: PayloadValue]
     /// The event's own entries; they win over `sharedPayload`.
@@ -95,7 +96,7 @@ public struct Event: Sendable, Identifiable {
         self.ownPayload = own
         self.payloadEdits = []
         self.floatValue = floatValue
-        self.isTestData = isTestMode
+        self.isTestMode = isTestMode ? "true" : "false"
     }
 
     /// The payload as one dictionary. Reading a layered payload merges the layers (a copy);
@@ -300,16 +301,6 @@ public struct Event: Sendable, Identifiable {
     }
 }
 
-extension Event {
-    /// TelemetryDeck v3's spelling of ``isTestData``: `"true"` or `"false"`, as on the wire,
-    /// so v3 code such as `event.isTestMode == "true"` reads the same value. Setting any other
-    /// string than `"true"` clears the flag.
-    public var isTestMode: String {
-        get { isTestData ? "true" : "false" }
-        set { isTestData = newValue == "true" }
-    }
-}
-
 extension Event: Hashable {
     /// Events are equal when every field and the merged payloads are equal, however the
     /// payloads are layered.
@@ -317,7 +308,7 @@ extension Event: Hashable {
         guard
             lhs.id == rhs.id, lhs.appID == rhs.appID, lhs.type == rhs.type, lhs.clientUser == rhs.clientUser,
             lhs.sessionID == rhs.sessionID, lhs.receivedAt == rhs.receivedAt, lhs.floatValue == rhs.floatValue,
-            lhs.isTestData == rhs.isTestData
+            lhs.isTestMode == rhs.isTestMode
         else { return false }
         if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty && lhs.payloadEdits.isEmpty
             && rhs.payloadEdits.isEmpty
@@ -336,7 +327,7 @@ extension Event: Hashable {
         hasher.combine(receivedAt)
         hasher.combine(payload)
         hasher.combine(floatValue)
-        hasher.combine(isTestData)
+        hasher.combine(isTestMode)
     }
 }
 
@@ -368,7 +359,7 @@ extension Event: Codable {
         payloadEdits = []
         ownPayload = try container.decodeIfPresent([String: PayloadValue].self, forKey: .payload) ?? [:]
         floatValue = try container.decodeIfPresent(Double.self, forKey: .floatValue)
-        isTestData = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) ?? false
+        isTestMode = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) == true ? "true" : "false"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -383,7 +374,7 @@ extension Event: Codable {
         if let floatValue, floatValue.isFinite {
             try container.encode(floatValue, forKey: .floatValue)
         }
-        try container.encode(isTestData, forKey: .isTestMode)
+        try container.encode(isTestMode == "true", forKey: .isTestMode)
     }
 }
 

@@ -62,7 +62,7 @@ package enum EventJSONCodec {
             appendDouble(floatValue, to: &buffer)
         }
         buffer.append(contentsOf: #","isTestMode":"#.utf8)
-        buffer.append(contentsOf: (event.isTestData ? "true}" : "false}").utf8)
+        buffer.append(contentsOf: (event.isTestMode == "true" ? "true}" : "false}").utf8)
     }
 
     /// Reads one event from UTF-8 JSON. Whitespace around the object is allowed; anything

@@ -74,7 +74,7 @@ struct EventJSONCodecTests {
         #expect(event.type == "🚀 é/\u{8}\u{C}")
         #expect(event.id.uuidString == "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D")
         #expect(event.receivedAt == Date(timeIntervalSince1970: 1_718_460_000.25))
-        #expect(event.isTestData == false)
+        #expect(event.isTestMode == "false")
         #expect(event.sessionID == nil)
     }
 
@@ -150,7 +150,7 @@ struct EventJSONCodecTests {
         #expect(event.sessionID == nil)
         #expect(event.payload.isEmpty)
         #expect(event.floatValue == nil)
-        #expect(event.isTestData == false)
+        #expect(event.isTestMode == "false")
         #expect(event.receivedAt == Date(timeIntervalSince1970: 1_718_460_000.133))
     }
 

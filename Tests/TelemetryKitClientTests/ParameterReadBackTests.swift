@@ -149,9 +149,7 @@ struct EventTestModeSpellingTests {
     @Test func isTestModeReadsAsV3sString() {
         var event = Event(appID: "A", type: "T", clientUser: "u", receivedAt: Date(), isTestMode: true)
         #expect(event.isTestMode == "true")
-        #expect(event.isTestData)
         event.isTestMode = "false"
-        #expect(event.isTestData == false)
         #expect(event.isTestMode == "false")
     }
 }

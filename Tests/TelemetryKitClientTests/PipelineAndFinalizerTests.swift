@@ -148,7 +148,7 @@ struct FinalizerTests {
             context: EventContext(sessionID: session, isTestMode: true)
         )
         #expect(event.sessionID == session.uuidString)
-        #expect(event.isTestData)
+        #expect(event.isTestMode == "true")
         #expect(event.floatValue == 2.5)
         // The first whole millisecond not before the input's moment.
         #expect(abs(event.receivedAt.timeIntervalSince1970 - 1_718_460_000.124) < 0.000_1)

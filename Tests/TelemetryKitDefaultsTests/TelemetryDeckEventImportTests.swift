@@ -131,7 +131,7 @@ struct TelemetryDeckEventImportTests {
                 try Self.date("2023-12-31T23:59:58Z"),
             ]
         )
-        #expect(cached.map(\.isTestData) == [false, true, true, false])
+        #expect(cached.map(\.isTestMode) == ["false", "true", "true", "false"])
         #expect(cached[1].payload.isEmpty)
         #expect(cached[1].sessionID == nil)
         #expect(harness.logger.warnings.isEmpty)

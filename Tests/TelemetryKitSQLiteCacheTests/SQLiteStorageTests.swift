@@ -198,7 +198,7 @@ struct SQLiteStorageTests {
         var removing = Self.event(4)
         removing.setPayloadValue(nil, forKey: "TelemetryDeck.Metadata.key2")
         var testMode = Self.event(5, metadata: ["other": .bool(true)])
-        testMode.isTestData = true
+        testMode.isTestMode = "true"
         testMode.sessionID = nil
         testMode.floatValue = 2.5
         var ownShadowing = Self.event(7)
@@ -214,7 +214,7 @@ struct SQLiteStorageTests {
         #expect(read[2].payloadValue(forKey: "TelemetryDeck.Metadata.key1") == .string("own value"))
         #expect(read[3].payloadValue(forKey: "TelemetryDeck.Metadata.key2") == nil)
         #expect(read[3].payloadCount == 52)
-        #expect(read[4].isTestData && read[4].sessionID == nil && read[4].floatValue == 2.5)
+        #expect((read[4].isTestMode == "true") && read[4].sessionID == nil && read[4].floatValue == 2.5)
         #expect(read[6].payloadValue(forKey: "TelemetryDeck.Metadata.key3") == .string("own parameter"))
         #expect(read[6].payloadCount == 53)
         // Rows 1, 3, 6 and 7 (the shadowing ones among them) share one context; row 4 has its own.
@@ -236,7 +236,7 @@ struct SQLiteStorageTests {
         let url = directory.file("events.sqlite")
         var events = (0..<75).map { Self.event($0, session: 1 + $0 % 3) }
         events[10].setPayloadValue(.string("own value"), forKey: "TelemetryDeck.Metadata.key1")
-        events[40].isTestData = true
+        events[40].isTestMode = "true"
         events[40].floatValue = 1.25
         events[70].setPayloadValue(nil, forKey: "TelemetryDeck.Metadata.key2")
         do {
@@ -254,7 +254,7 @@ struct SQLiteStorageTests {
         #expect(read.map(\.id) == events.map(\.id))
         #expect(read == events)
         #expect(read[10].payloadValue(forKey: "TelemetryDeck.Metadata.key1") == .string("own value"))
-        #expect(read[40].isTestData && read[40].floatValue == 1.25)
+        #expect((read[40].isTestMode == "true") && read[40].floatValue == 1.25)
         #expect(read[70].payloadValue(forKey: "TelemetryDeck.Metadata.key2") == nil)
         try await reopened.remove(ids: events.prefix(40).map(\.id))
         #expect(try await reopened.peek(limit: 100) == Array(events.dropFirst(40)))

@@ -19,7 +19,7 @@ struct TestModeProcessorTests {
 
         let event = try await pipeline.process(EventInput("Screen.shown"))
 
-        #expect(event.isTestData == testMode)
+        #expect(event.isTestMode == (testMode ? "true" : "false"))
     }
 
     @Test func withoutOverrideTestModeFollowsTheBuildConfiguration() async throws {
@@ -30,7 +30,7 @@ struct TestModeProcessorTests {
 
         #expect(TestModeProcessor.isDebugBuild == Self.compiledWithDebug)
         #expect(processor.isTestMode == Self.compiledWithDebug)
-        #expect(event.isTestData == Self.compiledWithDebug)
+        #expect(event.isTestMode == (Self.compiledWithDebug ? "true" : "false"))
     }
 
     @Test(arguments: [true, false])
@@ -39,6 +39,6 @@ struct TestModeProcessorTests {
 
         let event = try await pipeline.process(EventInput("Screen.shown"), context: EventContext(isTestMode: !testMode))
 
-        #expect(event.isTestData == testMode)
+        #expect(event.isTestMode == (testMode ? "true" : "false"))
     }
 }

@@ -143,7 +143,7 @@ struct ProcessorPluginTests {
         #expect(event.type == "Screen.shown")
         #expect(event.clientUser == "user-2")
         #expect(event.payload["plan"] == .string("pro"))
-        #expect(event.isTestData)
+        #expect(event.isTestMode == "true")
     }
 
     @Test func aSynchronousProcessorFiltersByThrowing() async {

@@ -137,7 +137,7 @@ extension SQLiteRow {
             var runEnd = runStart + 1
             while runEnd < events.count, events[runEnd].appID == first.appID,
                 events[runEnd].clientUser == first.clientUser, events[runEnd].sessionID == first.sessionID,
-                events[runEnd].isTestData == first.isTestData
+                events[runEnd].isTestMode == first.isTestMode
             {
                 runEnd += 1
             }
@@ -155,7 +155,7 @@ extension SQLiteRow {
                         sharedPayload: shared,
                         ownPayload: payload.filter { key, _ in shared[key] == nil },
                         floatValue: event.floatValue,
-                        isTestMode: event.isTestData
+                        isTestMode: event.isTestMode == "true"
                     )
                 )
             }
@@ -204,7 +204,7 @@ final class SQLiteRowEncoder: Sendable {
     private func context(of event: Event, shared: [UInt8]) -> SQLiteContext {
         let hit = last.withLock { last -> SQLiteContext? in
             guard let last, last.shared == shared, last.appID == event.appID, last.clientUser == event.clientUser,
-                last.sessionID == event.sessionID, last.isTestMode == event.isTestData
+                last.sessionID == event.sessionID, last.isTestMode == (event.isTestMode == "true")
             else { return nil }
             return last.context
         }
@@ -219,7 +219,7 @@ final class SQLiteRowEncoder: Sendable {
             json.append(contentsOf: #","sessionID":"#.utf8)
             EventJSONCodec.appendString(sessionID, to: &json)
         }
-        json.append(contentsOf: (event.isTestData ? #","isTestMode":true"# : #","isTestMode":false"#).utf8)
+        json.append(contentsOf: (event.isTestMode == "true" ? #","isTestMode":true"# : #","isTestMode":false"#).utf8)
         json.append(contentsOf: #","payload":{"#.utf8)
         json.append(contentsOf: shared)
         json.append(contentsOf: "}}".utf8)
@@ -229,7 +229,7 @@ final class SQLiteRowEncoder: Sendable {
                 appID: event.appID,
                 clientUser: event.clientUser,
                 sessionID: event.sessionID,
-                isTestMode: event.isTestData,
+                isTestMode: event.isTestMode == "true",
                 shared: shared,
                 context: context
             )

@@ -53,7 +53,7 @@ public struct ConsoleEventTransmitter: EventTransmitting {
         if let floatValue = event.floatValue {
             parts.append("floatValue=\(floatValue)")
         }
-        if event.isTestData {
+        if event.isTestMode == "true" {
             parts.append("[test]")
         }
         var hidden = 0

@@ -74,6 +74,8 @@ public enum EventWireEncoder {
             buffer.append(contentsOf: #","floatValue":"#.utf8)
             EventJSONCodec.appendDouble(floatValue, to: &buffer)
         }
-        buffer.append(contentsOf: (event.isTestData ? #","isTestMode":"true"}"# : #","isTestMode":"false"}"#).utf8)
+        buffer.append(
+            contentsOf: (event.isTestMode == "true" ? #","isTestMode":"true"}"# : #","isTestMode":"false"}"#).utf8
+        )
     }
 }

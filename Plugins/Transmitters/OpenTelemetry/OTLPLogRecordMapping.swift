@@ -69,7 +69,7 @@ enum OTLPLogRecordMapping {
         body(Key.userHash, .string(event.clientUser))
         if let sessionID = event.sessionID { body(Key.sessionID, .string(sessionID)) }
         if let floatValue = event.floatValue { body(Key.floatValue, .double(floatValue)) }
-        body(Key.testMode, .bool(event.isTestData))
+        body(Key.testMode, .bool(event.isTestMode == "true"))
     }
 
     /// Whether the payload entry `key` becomes an attribute: not when the event's own field
