@@ -5,9 +5,8 @@ import Foundation
 #endif
 
 /// Everything the `Telemetry` facade keeps, under one lock: the running client, or what was
-/// gathered before `initialize` finished (events, the opt-out choice, durations, the last
-/// navigation destination). One owner, so each event checks the opt-out choice once and
-/// takes one lock on its way to the buffer or the client.
+/// gathered before `initialize` finished (``Gathered``). One owner, so each event checks the
+/// opt-out choice once and takes one lock on its way to the record or the client.
 struct FacadeState: Sendable {
     enum Phase: Sendable {
         /// No client: events are buffered for the next `initialize`.
@@ -17,25 +16,54 @@ struct FacadeState: Sendable {
         case running(TelemetryClient)
     }
 
-    /// A duration started before `initialize`, handed to the client when it exists.
-    struct EarlyDuration: Sendable {
-        var parameters: EventParameters
-        var includeBackgroundTime: Bool
-        var startedAt: Date
+    /// What the app did before `initialize`: the one record of it, replayed into the client
+    /// as `initialize` finishes (``replay(into:)``), and discarded by `terminate` or
+    /// `removeAllData()` before then.
+    struct Gathered: Sendable {
+        /// A duration started before `initialize`.
+        struct Duration: Sendable {
+            var parameters: EventParameters
+            var includeBackgroundTime: Bool
+            var startedAt: Date
+        }
+
+        /// Events, oldest first; the oldest are dropped when it is full.
+        var events = BoundedBuffer<EventInput>(capacity: Telemetry.preInitializeBufferLimit)
+        /// The opt-out choice (nil: none; the persisted one applies). Applied before the
+        /// client starts, so that nothing its processors send is kept against it.
+        var analyticsChoice: Bool?
+        var durations: [String: Duration] = [:]
+        /// The last navigation destination; the client's history goes on from it.
+        var navigationDestination: String?
+
+        /// Hands everything but the analytics choice to `client`, in the order the app's
+        /// later calls expect: the navigation history and the running durations first, then
+        /// the events in the order they were sent.
+        func replay(into client: TelemetryClient) {
+            if let navigationDestination {
+                client.navigationHistory.record(navigationDestination)
+            }
+            for (name, duration) in durations {
+                client.startDurationEvent(
+                    name,
+                    parameters: duration.parameters,
+                    includeBackgroundTime: duration.includeBackgroundTime,
+                    startedAt: duration.startedAt
+                )
+            }
+            for input in events.elements {
+                client.event(input)
+            }
+        }
     }
 
     var phase = Phase.waiting
     /// The configuration of the `initialize` that is running or ran (nil while waiting).
     var configuration: Telemetry.Config?
-    /// Events sent before `initialize`, oldest first; the oldest are dropped when it is full.
-    var buffer = BoundedBuffer<EventInput>(capacity: Telemetry.preInitializeBufferLimit)
-    /// The opt-out choice made before `initialize` (nil: none; the persisted one applies).
-    var analyticsChoice: Bool?
-    var durations: [String: EarlyDuration] = [:]
-    /// The last navigation destination before `initialize`; the client's history takes over.
-    var navigationDestination: String?
-    /// Events dropped from earlier buffers (the current buffer counts its own).
-    var droppedFromEarlierBuffers = 0
+    var gathered = Gathered()
+    /// Events dropped before `initialize` because the record was full, since the last
+    /// `terminate`.
+    var droppedBeforeInitialize = 0
     /// Events dropped before `initialize` because analytics were disabled.
     var droppedWhileDisabled = 0
     /// `removeAllData()` was called before `initialize`: the next one erases the data on disk
@@ -46,9 +74,6 @@ struct FacadeState: Sendable {
         if case .running(let client) = phase { return client }
         return nil
     }
-
-    /// Events dropped so far because the buffer was full.
-    var droppedBeforeInitialize: Int { droppedFromEarlierBuffers + buffer.droppedCount }
 
     /// What happens to an event sent now.
     enum Intake {
@@ -62,18 +87,19 @@ struct FacadeState: Sendable {
     /// names the client to send it to.
     mutating func take(_ input: EventInput) -> Intake {
         if case .running(let client) = phase { return .client(client) }
-        if analyticsChoice == true {
+        if gathered.analyticsChoice == true {
             droppedWhileDisabled += 1
-        } else {
-            buffer.append(input)
+        } else if gathered.events.append(input) != nil {
+            droppedBeforeInitialize += 1
         }
         return .handled
     }
 
-    /// Starts afresh after `terminate`: an empty buffer, the drop counts kept.
+    /// Starts afresh after `terminate`: nothing gathered, no drop before `initialize` counted
+    /// (those while analytics were disabled are kept, as the client's are).
     mutating func resetAfterTermination() {
-        droppedFromEarlierBuffers = 0
-        buffer = BoundedBuffer(capacity: Telemetry.preInitializeBufferLimit)
+        gathered = Gathered()
+        droppedBeforeInitialize = 0
         phase = .waiting
         configuration = nil
     }

@@ -40,7 +40,7 @@ extension Telemetry {
     private static func startDuration(_ eventName: String, parameters: EventParameters, includeBackgroundTime: Bool) {
         let client = state.withLock { state -> TelemetryClient? in
             if let client = state.client { return client }
-            state.durations[eventName] = FacadeState.EarlyDuration(
+            state.gathered.durations[eventName] = FacadeState.Gathered.Duration(
                 parameters: parameters,
                 includeBackgroundTime: includeBackgroundTime,
                 startedAt: Date()
@@ -51,9 +51,9 @@ extension Telemetry {
     }
 
     private static func stopDuration(_ eventName: String, parameters: EventParameters) {
-        let (client, early) = state.withLock { state -> (TelemetryClient?, FacadeState.EarlyDuration?) in
+        let (client, early) = state.withLock { state -> (TelemetryClient?, FacadeState.Gathered.Duration?) in
             if let client = state.client { return (client, nil) }
-            return (nil, state.durations.removeValue(forKey: eventName))
+            return (nil, state.gathered.durations.removeValue(forKey: eventName))
         }
         if let client {
             client.stopAndSendDurationEvent(eventName, parameters: parameters)
@@ -81,7 +81,7 @@ extension Telemetry {
     private static func cancelDuration(_ eventName: String) {
         let client = state.withLock { state -> TelemetryClient? in
             if let client = state.client { return client }
-            state.durations.removeValue(forKey: eventName)
+            state.gathered.durations.removeValue(forKey: eventName)
             return nil
         }
         client?.cancelDurationEvent(eventName)
@@ -113,28 +113,5 @@ extension Telemetry {
     @available(*, deprecated, renamed: "cancelDurationEvent(_:)")
     public static func cancelDurationSignal(_ signalName: String) {
         cancelDuration(signalName)
-    }
-
-    /// Hands the durations started and the navigation destination reached before
-    /// `initialize` to `client`.
-    static func adoptStateGatheredBeforeInitialize(into client: TelemetryClient) {
-        let (early, destination) = state.withLock { state in
-            defer {
-                state.durations = [:]
-                state.navigationDestination = nil
-            }
-            return (state.durations, state.navigationDestination)
-        }
-        if let destination {
-            client.navigationHistory.record(destination)
-        }
-        for (name, duration) in early {
-            client.startDurationEvent(
-                name,
-                parameters: duration.parameters,
-                includeBackgroundTime: duration.includeBackgroundTime,
-                startedAt: duration.startedAt
-            )
-        }
     }
 }

@@ -25,9 +25,9 @@ extension Telemetry {
     public static func removeAllData() async throws(TelemetryError) {
         let client = state.withLock { state -> TelemetryClient? in
             if let client = state.client { return client }
-            state.buffer = BoundedBuffer(capacity: preInitializeBufferLimit)
-            state.durations = [:]
-            state.navigationDestination = nil
+            // The events, durations and navigation gathered so far go; the opt-out choice
+            // stays (it is the user's choice, not their data).
+            state.gathered = FacadeState.Gathered(analyticsChoice: state.gathered.analyticsChoice)
             state.erasesAtInitialize = true
             return nil
         }

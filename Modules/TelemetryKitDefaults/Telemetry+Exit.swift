@@ -47,7 +47,7 @@ extension Telemetry {
     /// need (this one) costs the deadline, never a hang. Nothing here takes a lock the exiting
     /// thread could hold: the facade's lock is held only inside its own short calls.
     static func commitAcceptedEventsAtExit() {
-        let (client, buffered) = state.withLock { ($0.client, $0.buffer.count) }
+        let (client, buffered) = state.withLock { ($0.client, $0.gathered.events.count) }
         guard let client else {
             if buffered > 0 {
                 StandardErrorLogger().log(

@@ -16,9 +16,9 @@ extension Telemetry {
             if let client = state.client {
                 return client
             }
-            state.analyticsChoice = disabled
+            state.gathered.analyticsChoice = disabled
             if disabled {
-                state.droppedWhileDisabled += state.buffer.removeAll().count
+                state.droppedWhileDisabled += state.gathered.events.removeAll().count
             }
             return nil
         }
@@ -28,7 +28,7 @@ extension Telemetry {
     /// Whether analytics are disabled right now.
     public static var isAnalyticsDisabled: Bool {
         get async {
-            let (client, choice) = state.withLock { ($0.client, $0.analyticsChoice) }
+            let (client, choice) = state.withLock { ($0.client, $0.gathered.analyticsChoice) }
             return client?.isAnalyticsDisabled ?? (choice ?? false)
         }
     }
@@ -45,8 +45,8 @@ extension Telemetry {
     /// - Returns: the choice applied, for `abandonStart(of:analyticsChoice:)` to put back.
     static func applyAnalyticsChoiceBeforeStart(to client: TelemetryClient) async -> Bool? {
         let choice = state.withLock { state -> Bool? in
-            defer { state.analyticsChoice = nil }
-            return state.analyticsChoice
+            defer { state.gathered.analyticsChoice = nil }
+            return state.gathered.analyticsChoice
         }
         if let choice {
             await client.setAnalyticsDisabled(choice)

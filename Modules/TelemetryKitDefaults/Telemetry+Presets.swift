@@ -11,8 +11,8 @@ extension Telemetry {
             if let client = state.client {
                 return client.navigationHistory.advance(to: destination)
             }
-            defer { state.navigationDestination = destination }
-            return state.navigationDestination ?? ""
+            defer { state.gathered.navigationDestination = destination }
+            return state.gathered.navigationDestination ?? ""
         }
     }
 

@@ -109,7 +109,7 @@ extension Telemetry {
         subscription?.cancel()
         await client.shutdown()
         state.withLock { state in
-            if state.analyticsChoice == nil { state.analyticsChoice = analyticsChoice }
+            if state.gathered.analyticsChoice == nil { state.gathered.analyticsChoice = analyticsChoice }
             state.phase = .waiting
             state.configuration = nil
         }

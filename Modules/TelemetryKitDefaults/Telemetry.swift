@@ -190,17 +190,12 @@ public enum Telemetry {
             if await waitsForProtectedData(after: error, logger: logger, retry: retry) { return }
             throw error
         }
-        adoptStateGatheredBeforeInitialize(into: client)
-        // Replay under the lock, so that events sent meanwhile queue up behind the buffer.
+        // Replay under the lock, so that events sent meanwhile queue up behind the record.
         let (dropped, lateAnalyticsChoice) = state.withLock { state -> (Int, Bool?) in
-            for input in state.buffer.removeAll() {
-                client.event(input)
-            }
+            state.gathered.replay(into: client)
             state.phase = .running(client)
-            state.droppedFromEarlierBuffers += state.buffer.droppedCount
-            state.buffer = BoundedBuffer(capacity: preInitializeBufferLimit)
-            defer { state.analyticsChoice = nil }
-            return (state.droppedFromEarlierBuffers, state.analyticsChoice)
+            defer { state.gathered = FacadeState.Gathered() }
+            return (state.gathered.events.droppedCount, state.gathered.analyticsChoice)
         }
         if let lateAnalyticsChoice {
             await client.setAnalyticsDisabled(lateAnalyticsChoice)
@@ -228,10 +223,8 @@ public enum Telemetry {
                 state.resetAfterTermination()
                 return (client, 0)
             case .waiting:
-                let discarded = state.buffer.count
+                let discarded = state.gathered.events.count
                 state.resetAfterTermination()
-                state.durations = [:]
-                state.navigationDestination = nil
                 return (nil, discarded)
             case .initializing:
                 return (nil, 0)
@@ -342,7 +335,7 @@ public enum Telemetry {
         if case .client(let client) = state.withLock({ $0.take(input) }) {
             return await client.send(input)
         }
-        return state.withLock { $0.analyticsChoice == true } ? .droppedByOptOut : .cached
+        return state.withLock { $0.gathered.analyticsChoice == true } ? .droppedByOptOut : .cached
     }
 
     /// Delivers everything queued now (see `TelemetryClient.flush()`). Before `initialize`
@@ -381,7 +374,7 @@ public enum Telemetry {
     }
 
     private static func bufferedResult() -> FlushResult {
-        let waiting = state.withLock { $0.buffer.count }
+        let waiting = state.withLock { $0.gathered.events.count }
         return waiting == 0 ? .complete : .incomplete(remaining: waiting)
     }
 

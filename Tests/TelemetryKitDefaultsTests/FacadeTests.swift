@@ -219,6 +219,7 @@ final class FacadeTests {
         #expect(await Telemetry.stats.droppedBeforeStart == 10)
         #expect(logger.warnings.contains { $0.contains("10 event(s) sent before initialize were dropped") })
         await Telemetry.terminate()
+        #expect(Telemetry.droppedBeforeInitializeCount == 0, "terminate starts the count afresh")
     }
 
     @Test func secondInitializeIsIgnoredWithAWarning() async throws {
