@@ -36,9 +36,6 @@ package struct BoundedBuffer<Element> {
         return dropped
     }
 
-    /// Every element, oldest first.
-    public var elements: [Element] { Array(storage[head...]) }
-
     /// Removes and returns every element, oldest first.
     public mutating func removeAll() -> [Element] {
         let elements = Array(storage[head...])

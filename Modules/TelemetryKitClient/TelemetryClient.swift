@@ -154,8 +154,7 @@ public final class TelemetryClient: Sendable {
             preStartLimit: configuration.preStartBufferLimit,
             takeLimit: unique.reduce(512) { min($0, $1.policy.overflowLimit) }
         )
-        // Cast only the processors that say they capture: a first cast to a protocol searches
-        // every conformance record of the process, which a launch should not pay per processor.
+        // Found once, so that an event asks only these processors.
         self.callSiteCapturers = processors.compactMap { $0 as? any CallSiteCapturing }
     }
 

@@ -38,8 +38,8 @@ struct FacadeState: Sendable {
 
         /// Hands everything but the analytics choice to `client`, in the order the app's
         /// later calls expect: the navigation history and the running durations first, then
-        /// the events in the order they were sent.
-        func replay(into client: TelemetryClient) {
+        /// the events in the order they were sent (which leave the record).
+        mutating func replay(into client: TelemetryClient) {
             if let navigationDestination {
                 client.navigationHistory.record(navigationDestination)
             }
@@ -51,7 +51,7 @@ struct FacadeState: Sendable {
                     startedAt: duration.startedAt
                 )
             }
-            for input in events.elements {
+            for input in events.removeAll() {
                 client.event(input)
             }
         }

@@ -195,7 +195,7 @@ public enum Telemetry {
             state.gathered.replay(into: client)
             state.phase = .running(client)
             defer { state.gathered = FacadeState.Gathered() }
-            return (state.gathered.events.droppedCount, state.gathered.analyticsChoice)
+            return (state.droppedBeforeInitialize, state.gathered.analyticsChoice)
         }
         if let lateAnalyticsChoice {
             await client.setAnalyticsDisabled(lateAnalyticsChoice)

@@ -8,8 +8,9 @@ import TelemetryKitSupport
 /// macOS): the settings are read on the main actor through ``AccessibilitySnapshot/system()``
 /// when the processor starts and again, in the background, once a reading is older than
 /// ``defaultCacheDuration`` (1 hour). An event never waits for the main actor: it gets the
-/// latest reading, and the event that finds it due starts the next one. Keys a platform does not have are left out (macOS has no Bold
-/// Text or Dynamic Type; visionOS has no main screen size).
+/// latest reading, and the event that finds it due starts the next one. Keys a platform does
+/// not have are left out (macOS has no Bold Text or Dynamic Type; visionOS has no main screen
+/// size).
 ///
 /// **Linux, watchOS and every other platform:** there is no system source, and the
 /// processor adds nothing: events pass through unchanged, and no main-actor hop happens
@@ -89,13 +90,12 @@ public struct AccessibilityProcessor: SynchronousEventProcessor, AppLifecycleAwa
     /// reading in the background for later events.
     public func process(_ input: inout EventInput, context: inout EventContext) throws {
         guard let source else { return }
-        let (cacheDuration, state) = (cacheDuration, state)
         let parameters = state.withLock { current -> [String: PayloadValue] in
             let now = current.clock.now
             // A clock that went backwards also makes the reading due.
             let isFresh = current.readAt.map { now >= $0 && now.timeIntervalSince($0) < cacheDuration } ?? false
             if !isFresh && current.reading == nil {
-                current.reading = Task { await Self.read(source, into: state, at: now) }
+                current.reading = Task { [state] in await Self.read(source, into: state, at: now) }
             }
             return current.parameters
         }
