@@ -1,6 +1,6 @@
 // `import TelemetryKitDefaults` is all an app writes: the core, the runtime, typed events (with the
 // `@TelemetryEvent` macro when the trait is on) and the default plugins come with it. The plugins
-// are Package.swift's `defaultPlugins` (DefaultPluginListTests checks).
+// are this target's dependencies in Package.swift (DefaultPluginListTests checks).
 @_exported public import TelemetryKit
 @_exported public import TelemetryKitAccessibility
 @_exported public import TelemetryKitAppInfo

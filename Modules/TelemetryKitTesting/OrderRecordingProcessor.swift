@@ -1,4 +1,4 @@
-public import TelemetryKit
+package import TelemetryKit
 import TelemetryKitSupport
 
 /// A processor that writes each call it receives into a log shared with other processors,
@@ -15,19 +15,19 @@ import TelemetryKitSupport
 /// ])
 /// // log.entries == ["attach:A", "attach:B", "start:A", "start:B"]
 /// ```
-public struct OrderRecordingProcessor: AppLifecycleAware {
+package struct OrderRecordingProcessor: AppLifecycleAware {
     /// The name written into the log.
-    public let name: String
+    package let name: String
     /// The log the processor appends to.
-    public let log: CallLog
+    package let log: CallLog
 
     /// Creates a processor that appends to `log` under `name`.
-    public init(name: String, log: CallLog) {
+    package init(name: String, log: CallLog) {
         self.name = name
         self.log = log
     }
 
-    public func process(
+    package func process(
         _ input: EventInput,
         context: EventContext,
         next: nonisolated(nonsending) @Sendable (EventInput, EventContext) async throws -> Event
@@ -36,31 +36,31 @@ public struct OrderRecordingProcessor: AppLifecycleAware {
         return try await next(input, context)
     }
 
-    public func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
+    package func attach(lifecycle: any AppLifecycleObserving, clock: any TelemetryClock) {
         log.append("attach:\(name)")
     }
 
-    public func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
+    package func start(storage: any ProcessorStorage, logger: any Logging, emitter: any EventSending) async {
         log.append("start:\(name)")
     }
 
-    public func stop() async {
+    package func stop() async {
         log.append("stop:\(name)")
     }
 }
 
 /// Entries written by several test doubles, in the order they were written: where order
 /// across processors (or tasks) is what a test checks.
-public final class CallLog: Sendable {
+package final class CallLog: Sendable {
     private let storage = Locked([String]())
 
-    public init() {}
+    package init() {}
 
     /// Appends one entry.
-    public func append(_ entry: String) {
+    package func append(_ entry: String) {
         storage.withLock { $0.append(entry) }
     }
 
     /// Every entry so far, oldest first.
-    public var entries: [String] { storage.current }
+    package var entries: [String] { storage.current }
 }

@@ -36,7 +36,7 @@ public struct TemporaryDirectory: Sendable {
 }
 
 /// The permission bits of a file (`stat`), or nil when it does not exist.
-public func permissionBits(of url: URL) -> Int? {
+package func permissionBits(of url: URL) -> Int? {
     var info = stat()
     guard stat(url.path, &info) == 0 else { return nil }
     return Int(info.st_mode) & 0o777

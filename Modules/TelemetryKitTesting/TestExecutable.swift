@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 /// Finds an executable target of this package that tests run as a separate process (the
 /// crash tester the durability tests kill, the top-level-code check): beside the test
 /// bundle, or in `.build/debug` / `.build/release` of the package.
-public enum TestExecutable {
+package enum TestExecutable {
     /// The executable named `name`, and every place that was searched (for the failure message).
-    public static func locate(_ name: String, filePath: String = #filePath) -> (url: URL?, searched: [String]) {
+    package static func locate(_ name: String, filePath: String = #filePath) -> (url: URL?, searched: [String]) {
         var candidates: [URL] = []
         for start in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
             var directory = URL(fileURLWithPath: start).resolvingSymlinksInPath().deletingLastPathComponent()

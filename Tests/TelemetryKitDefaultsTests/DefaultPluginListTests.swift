@@ -2,24 +2,30 @@ import Foundation
 import TelemetryKitDefaults
 import Testing
 
-/// Package.swift's `defaultPlugins` is the one list of what `TelemetryKitDefaults` assembles;
-/// these tests hold Exports.swift and `Telemetry.defaultProcessors()` to it, so adding a
-/// default plugin in one place and forgetting another fails here.
+/// The `TelemetryKitDefaults` target's dependencies in Package.swift are the one list of what it
+/// assembles; these tests hold Exports.swift and `Telemetry.defaultProcessors()` to it, so adding
+/// a default plugin in one place and forgetting another fails here.
 struct DefaultPluginListTests {
     /// The package's root (this file is in Tests/<target>/).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The module names in Package.swift's `let defaultPlugins = [...]`, in order.
+    /// The core, the runtime, typed events and the support library: what the composition
+    /// target builds on, beside the plugins it assembles.
+    static let foundations = ["TelemetryKit", "TelemetryKitClient", "TelemetryKitTypedEvents", "TelemetryKitSupport"]
+
+    /// The modules in the `dependencies: [...]` of Package.swift's `TelemetryKitDefaults`
+    /// target, in order, without the foundations.
     static func defaultPluginModules() throws -> [String] {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let start = try #require(manifest.range(of: "let defaultPlugins = ["))
+        // The target's `name:` ends its line; the product's is followed by `targets:`.
+        let target = try #require(manifest.range(of: "name: \"TelemetryKitDefaults\",\n"))
+        let start = try #require(manifest.range(of: "dependencies: [", range: target.upperBound..<manifest.endIndex))
         let end = try #require(manifest.range(of: "]", range: start.upperBound..<manifest.endIndex))
         return manifest[start.upperBound..<end.lowerBound]
             .split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["\""]) }
-            .filter { !$0.isEmpty }
-            .map { "TelemetryKit\($0)" }
+            .filter { !$0.isEmpty && !foundations.contains($0) }
     }
 
     @Test func exportsReExportExactlyTheCoreTheRuntimeTypedEventsAndTheDefaultPlugins() throws {

@@ -17,14 +17,14 @@ struct ExtensionSafeAPITests {
         "UIApplication.shared.beginBackgroundTask",
     ]
     /// Folders of targets only tools link (servers, the command line), not apps or extensions.
-    static let toolFolders = ["Modules/TelemetryKitCollector", "Modules/TelemetryKitCLI"]
+    static let toolFolders = ["Modules/TelemetryKitCollector", "Modules/telemetrykit"]
 
     @Test func noLibraryCodeNamesAnAPIAppExtensionsMayNotUse() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         var scanned = 0
         var found: [String] = []
-        for folder in ["Modules", "Plugins"] {
+        for folder in ["Modules", "Support", "Plugins"] {
             let base = root.appendingPathComponent(folder)
             let enumerator = try #require(FileManager.default.enumerator(atPath: base.path))
             while let relative = enumerator.nextObject() as? String {

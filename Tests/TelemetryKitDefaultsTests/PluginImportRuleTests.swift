@@ -50,11 +50,8 @@ struct PluginImportRuleTests {
     static func moduleName(ofFolder folder: String) -> String {
         let parts = folder.split(separator: "/").map(String.init)
         switch (parts.first, parts.count) {
-        case ("Storage", 2):
-            return parts[1] == "FileSupport" ? "TelemetryKitFileStorageSupport" : "TelemetryKit\(parts[1])Storage"
-        case ("Caches", 2): return parts[1] == "Support" ? "TelemetryKitCacheSupport" : "TelemetryKit\(parts[1])Cache"
-        case ("TypedEvents", 2):
-            return parts[1] == "Macros" ? "TelemetryKitTypedEventsMacros" : "TelemetryKitTypedEvents"
+        case ("Storage", 2): return "TelemetryKit\(parts[1])Storage"
+        case ("Caches", 2): return "TelemetryKit\(parts[1])Cache"
         case (_, 2): return "TelemetryKit\(parts[1])"
         default: return "TelemetryKit\(parts[0])"
         }

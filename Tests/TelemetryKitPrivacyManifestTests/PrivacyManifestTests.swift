@@ -12,10 +12,11 @@ struct PrivacyManifestTests {
 
     /// Folders of targets that no app links: the `telemetrykit` command line and the macro's
     /// compiler plugin (it runs inside the compiler, at build time).
-    static let notLinkedIntoApps = ["Modules/telemetrykit", "Plugins/TypedEvents/Macros"]
+    static let notLinkedIntoApps = ["Modules/telemetrykit", "Modules/TelemetryKitTypedEventsMacros"]
 
-    /// The folders of the library targets, relative to the package root: Modules/<Module>, and
-    /// Plugins/<Name> or Plugins/<Kind>/<Name> (a kind's folder holds no sources of its own).
+    /// The folders of the library targets, relative to the package root: Modules/<Module>,
+    /// Support/<Module>, and Plugins/<Name> or Plugins/<Kind>/<Name> (a kind's folder holds no
+    /// sources of its own).
     static func libraryFolders() -> [String] {
         let files = FileManager.default
         func subfolders(_ path: String) -> [String] {
@@ -32,7 +33,7 @@ struct PrivacyManifestTests {
             return names.contains { $0.hasSuffix(".swift") }
         }
         let plugins = subfolders("Plugins").flatMap { holdsSources($0) ? [$0] : subfolders($0) }
-        return (subfolders("Modules") + plugins).filter { !notLinkedIntoApps.contains($0) }
+        return (subfolders("Modules") + subfolders("Support") + plugins).filter { !notLinkedIntoApps.contains($0) }
     }
 
     /// The required-reason APIs each library folder's Swift sources use, read once for all the
@@ -66,8 +67,8 @@ struct PrivacyManifestTests {
         return try PrivacyManifest(contentsOf: url)
     }
 
-    /// Every manifest under Modules/ and Plugins/, relative to the package root.
-    static let manifestPaths: [String] = ["Modules", "Plugins"].flatMap { top -> [String] in
+    /// Every manifest under Modules/, Support/ and Plugins/, relative to the package root.
+    static let manifestPaths: [String] = ["Modules", "Support", "Plugins"].flatMap { top -> [String] in
         let base = root.appendingPathComponent(top)
         guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
         return files.compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix("/" + manifestName) }
@@ -107,9 +108,9 @@ struct PrivacyManifestTests {
         let found = try Self.libraryFolders().flatMap { try Self.uses(inFolder: $0) }
         let named = Set(found.map { "\($0.file) \($0.name) \($0.category)" })
         let expected: Set = [
-            "Plugins/Caches/Support/CorruptCopyPath.swift lstat \(timestamps)",
+            "Support/TelemetryKitCacheSupport/CorruptCopyPath.swift lstat \(timestamps)",
             "Plugins/Caches/JSONLines/JSONLinesJournal.swift fstat \(timestamps)",
-            "Plugins/Storage/FileSupport/FileBackedProcessorStorage.swift stat \(timestamps)",
+            "Support/TelemetryKitFileStorageSupport/FileBackedProcessorStorage.swift stat \(timestamps)",
             "Modules/TelemetryKitTesting/TemporaryDirectory.swift stat \(timestamps)",
             "Modules/TelemetryKitDefaults/TelemetryDeckImporter+Apple.swift UserDefaults "
                 + RequiredReasonAPI.userDefaults.category,
@@ -160,15 +161,19 @@ struct PrivacyManifestTests {
     }
 
     /// A manifest that is not a resource of its target is not in the app, and SwiftPM says
-    /// nothing about it: Package.swift marks each folder's library `.withPrivacyManifest`.
+    /// nothing about it: in Package.swift each such folder's target takes
+    /// `resources: privacyManifest.resources`.
     @Test func everyManifestIsAResourceOfItsTarget() throws {
         let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         for path in Self.manifestPaths {
             let folder = String(path.dropLast(Self.manifestName.count + 1))
-            let declaration = try #require(package.range(of: "\"\(folder)\""), "no target in \(folder)")
+            let declaration = try #require(package.range(of: "path: \"\(folder)\""), "no target in \(folder)")
             let rest = package[declaration.upperBound...]
-            let end = rest.range(of: "Library(")?.lowerBound ?? rest.endIndex
-            #expect(rest[..<end].contains(".withPrivacyManifest"), "\(folder)'s Library lacks .withPrivacyManifest")
+            let end = rest.range(of: "path: ")?.lowerBound ?? rest.endIndex
+            #expect(
+                rest[..<end].contains("resources: privacyManifest.resources"),
+                "\(folder)'s target lacks the manifest"
+            )
         }
     }
 
