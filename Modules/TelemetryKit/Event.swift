@@ -10,19 +10,13 @@ public import Foundation
 /// read back from a cache compares equal to the one that was written.
 ///
 /// ## Payload storage
-/// The payload is kept in up to three layers, so that neither the finalizer nor a
-/// transformation copies a whole payload per event:
-/// 1. the context metadata, which is the *same* dictionary for every event until a
-///    processor's facts change (a cached event therefore costs its own parameters, not
-///    another copy of ~50 shared metadata entries);
-/// 2. the event's own parameters (the input's dictionary, not copied);
-/// 3. a short list of edits made after finalization (set or removed values), searched by
-///    comparing keys rather than hashing them: a few writes by transformations neither copy
-///    nor rehash the layers below.
-///
-/// Higher layers win. ``payload`` reads the merged dictionary (merging on each read when
-/// layered); hot paths use ``payloadValue(forKey:)``, ``setPayloadValue(_:forKey:)`` and
-/// ``forEachPayloadEntry(_:)``, which work on the layers directly.
+/// The payload is kept in two layers, so that the finalizer does not copy a whole payload per
+/// event: the context metadata, which is the *same* dictionary for every event until a
+/// processor's facts change (a cached event therefore costs its own parameters, not another
+/// copy of ~50 shared metadata entries), and the event's own entries, which win. ``payload``
+/// reads the merged dictionary (merging on each read when there are two layers); hot paths use
+/// ``payloadValue(forKey:)``, ``setPayloadValue(_:forKey:)`` and ``forEachPayloadEntry(_:)``,
+/// which work on the layers directly.
 public struct Event: Sendable, Identifiable {
     /// A fresh UUID per event; receivers use it to drop re-sent duplicates.
     public var id: UUID
@@ -42,10 +36,6 @@ public struct Event: Sendable, Identifiable {
     @usableFromInline package var sharedPayload: [String: PayloadValue]
     /// The event's own entries; they win over `sharedPayload`.
     @usableFromInline package var ownPayload: [String: PayloadValue]
-    /// Changes made after finalization, at most ``PayloadEdit/limit`` distinct keys; they win
-    /// over both dictionaries. While there are edits the dictionaries are not changed, so a
-    /// removal (`value == nil`) is only recorded for a key one of them holds.
-    @usableFromInline package var payloadEdits: [PayloadEdit]
 
     public init(
         id: UUID = UUID(),
@@ -74,7 +64,7 @@ public struct Event: Sendable, Identifiable {
 
     /// An event whose payload is `shared` with `own` on top (`own` wins), kept as two layers.
     /// Pass the same `shared` dictionary to many events to store it once.
-    public init(
+    package init(
         id: UUID = UUID(),
         appID: String,
         type: String,
@@ -94,7 +84,6 @@ public struct Event: Sendable, Identifiable {
         self.receivedAt = receivedAt
         self.sharedPayload = shared
         self.ownPayload = own
-        self.payloadEdits = []
         self.floatValue = floatValue
         self.isTestMode = isTestMode ? "true" : "false"
     }
@@ -103,16 +92,13 @@ public struct Event: Sendable, Identifiable {
     /// writing through it makes the payload a single layer.
     public var payload: [String: PayloadValue] {
         get {
-            if payloadEdits.isEmpty {
-                if sharedPayload.isEmpty { return ownPayload }
-                if ownPayload.isEmpty { return sharedPayload }
-            }
+            if sharedPayload.isEmpty { return ownPayload }
+            if ownPayload.isEmpty { return sharedPayload }
             return mergedPayload()
         }
         set {
             sharedPayload = [:]
             ownPayload = newValue
-            payloadEdits = []
         }
         _modify {
             flattenPayload()
@@ -123,46 +109,17 @@ public struct Event: Sendable, Identifiable {
     /// The payload value for `key`, without merging the layers.
     @inlinable
     public func payloadValue(forKey key: String) -> PayloadValue? {
-        if !payloadEdits.isEmpty, let index = editIndex(forKey: key) { return payloadEdits[index].value }
         if let own = ownPayload[key] { return own }
         return sharedPayload.isEmpty ? nil : sharedPayload[key]
     }
 
-    /// Sets (or, with nil, removes) one payload value. Neither dictionary layer is copied:
-    /// the change is recorded as an edit on top of them (up to `PayloadEdit.limit` keys,
-    /// then the layers are merged into one).
+    /// Sets (or, with nil, removes) one payload value. A value set goes to the event's own
+    /// entries, above the shared layer, which is not copied; removing a shared key merges the
+    /// layers first.
     @inlinable
     public mutating func setPayloadValue(_ value: PayloadValue?, forKey key: String) {
-        if !payloadEdits.isEmpty, let index = editIndex(forKey: key) {
-            if value == nil && !dictionaryLayersContain(key) {
-                payloadEdits.remove(at: index)
-            } else {
-                payloadEdits[index].value = value
-            }
-            return
-        }
-        if value == nil && !dictionaryLayersContain(key) {
-            return  // nothing to remove
-        }
-        if payloadEdits.count < PayloadEdit.limit {
-            if payloadEdits.capacity == 0 { payloadEdits.reserveCapacity(PayloadEdit.initialCapacity) }
-            payloadEdits.append(PayloadEdit(key: key, value: value))
-        } else {
-            flattenPayload()
-            ownPayload[key] = value
-        }
-    }
-
-    /// Prepares for `additional` more ``setPayloadValue(_:forKey:)`` calls: room in the list
-    /// of edits when they fit, else the layers are merged once, with room for them.
-    @inlinable
-    public mutating func reservePayloadCapacity(_ additional: Int) {
-        let edits = payloadEdits.count + additional
-        if edits <= PayloadEdit.limit {
-            if payloadEdits.capacity < edits { payloadEdits.reserveCapacity(max(edits, PayloadEdit.initialCapacity)) }
-        } else {
-            flattenPayload(reservingCapacity: additional)
-        }
+        if value == nil && !sharedPayload.isEmpty && sharedPayload[key] != nil { flattenPayload() }
+        ownPayload[key] = value
     }
 
     /// Calls `body` once per payload entry (the merged view), without merging the layers.
@@ -180,106 +137,45 @@ public struct Event: Sendable, Identifiable {
                 }
             }
         }
-        try forEachUpperPayloadEntry(body)
+        for (key, value) in ownPayload {
+            try body(key, value)
+        }
     }
 
     /// The number of payload entries (the merged view).
-    public var payloadCount: Int {
-        var count: Int
-        if sharedPayload.isEmpty {
-            count = ownPayload.count
-        } else {
-            count = sharedPayload.count
-            for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
-        }
-        for edit in payloadEdits {
-            if edit.value == nil {
-                count -= 1  // removals are only recorded for keys below
-            } else if !dictionaryLayersContain(edit.key) {
-                count += 1
-            }
-        }
+    package var payloadCount: Int {
+        if sharedPayload.isEmpty { return ownPayload.count }
+        var count = sharedPayload.count
+        for key in ownPayload.keys where sharedPayload[key] == nil { count += 1 }
         return count
     }
 
-    /// Whether either dictionary layer holds `key` (the edits aside).
-    @inlinable
-    func dictionaryLayersContain(_ key: String) -> Bool {
-        ownPayload[key] != nil || (!sharedPayload.isEmpty && sharedPayload[key] != nil)
-    }
-
-    /// The shared keys an upper layer (own entries or edits) shadows, found with one lookup
-    /// per upper key rather than one per shared key: usually none, and then the shared layer
-    /// can be walked (or its encoding reused) unchecked.
+    /// The shared keys the event's own entries shadow, found with one lookup per own key rather
+    /// than one per shared key: usually none, and then the shared layer can be walked (or its
+    /// encoding reused) unchecked.
     @usableFromInline
     package func sharedKeysShadowed() -> [String] {
         guard !sharedPayload.isEmpty else { return [] }
         var shadowed: [String] = []
         for key in ownPayload.keys where sharedPayload[key] != nil { shadowed.append(key) }
-        for edit in payloadEdits where sharedPayload[edit.key] != nil { shadowed.append(edit.key) }
         return shadowed
     }
 
-    /// The index of the edit for `key`, if any.
-    @inlinable
-    func editIndex(forKey key: String) -> Int? {
-        payloadEdits.firstIndex { $0.key == key }
-    }
-
-    /// Calls `body` for the own entries the edits do not replace, then for the edits' values:
-    /// every entry above the shared layer.
-    @usableFromInline
-    package func forEachUpperPayloadEntry(_ body: (String, PayloadValue) throws -> Void) rethrows {
-        if payloadEdits.isEmpty {
-            for (key, value) in ownPayload {
-                try body(key, value)
-            }
-            return
-        }
-        var replaced: [String] = []
-        if !ownPayload.isEmpty {
-            for edit in payloadEdits where ownPayload[edit.key] != nil { replaced.append(edit.key) }
-        }
-        for (key, value) in ownPayload where replaced.isEmpty || !replaced.contains(key) {
-            try body(key, value)
-        }
-        for edit in payloadEdits {
-            if let value = edit.value { try body(edit.key, value) }
-        }
-    }
-
     /// The layers merged into one dictionary.
-    func mergedPayload(reservingCapacity additional: Int = 0) -> [String: PayloadValue] {
-        var merged: [String: PayloadValue]
-        if sharedPayload.isEmpty {
-            merged = ownPayload
-            if additional > 0 || !payloadEdits.isEmpty {
-                merged.reserveCapacity(ownPayload.count + payloadEdits.count + additional)
-            }
-        } else {
-            merged = sharedPayload
-            merged.reserveCapacity(sharedPayload.count + ownPayload.count + payloadEdits.count + additional)
-            for (key, value) in ownPayload { merged[key] = value }
-        }
-        for edit in payloadEdits { merged[edit.key] = edit.value }
+    func mergedPayload() -> [String: PayloadValue] {
+        guard !sharedPayload.isEmpty else { return ownPayload }
+        var merged = sharedPayload
+        merged.reserveCapacity(sharedPayload.count + ownPayload.count)
+        for (key, value) in ownPayload { merged[key] = value }
         return merged
     }
 
     /// Makes the payload a single layer (the merged dictionary).
     @usableFromInline
-    mutating func flattenPayload(reservingCapacity additional: Int = 0) {
-        if sharedPayload.isEmpty {
-            // In place: an own layer this event alone holds is not copied, so many writes
-            // (edits merged every ``PayloadEdit/limit`` keys) stay linear.
-            let needed = ownPayload.count + payloadEdits.count + additional
-            if ownPayload.capacity < needed { ownPayload.reserveCapacity(needed) }
-            for edit in payloadEdits { ownPayload[edit.key] = edit.value }
-            payloadEdits.removeAll(keepingCapacity: true)
-            return
-        }
-        ownPayload = mergedPayload(reservingCapacity: additional)
+    mutating func flattenPayload() {
+        guard !sharedPayload.isEmpty else { return }
+        ownPayload = mergedPayload()
         sharedPayload = [:]
-        payloadEdits = []
     }
 
     /// A cheap, deterministic estimate of the event's size on the wire, in bytes.
@@ -310,9 +206,7 @@ extension Event: Hashable {
             lhs.sessionID == rhs.sessionID, lhs.receivedAt == rhs.receivedAt, lhs.floatValue == rhs.floatValue,
             lhs.isTestMode == rhs.isTestMode
         else { return false }
-        if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty && lhs.payloadEdits.isEmpty
-            && rhs.payloadEdits.isEmpty
-        {
+        if lhs.sharedPayload.isEmpty && rhs.sharedPayload.isEmpty {
             return lhs.ownPayload == rhs.ownPayload
         }
         return lhs.payload == rhs.payload
@@ -356,7 +250,6 @@ extension Event: Codable {
             receivedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .receivedAt))
         }
         sharedPayload = [:]
-        payloadEdits = []
         ownPayload = try container.decodeIfPresent([String: PayloadValue].self, forKey: .payload) ?? [:]
         floatValue = try container.decodeIfPresent(Double.self, forKey: .floatValue)
         isTestMode = try container.decodeIfPresent(Bool.self, forKey: .isTestMode) == true ? "true" : "false"
@@ -375,25 +268,5 @@ extension Event: Codable {
             try container.encode(floatValue, forKey: .floatValue)
         }
         try container.encode(isTestMode == "true", forKey: .isTestMode)
-    }
-}
-
-/// One change of an event's payload made after finalization: `key` set to `value`, or
-/// removed when `value` is nil.
-@usableFromInline
-package struct PayloadEdit: Sendable {
-    /// The most distinct keys kept as edits; past it the layers are merged into one. Edits
-    /// are found by comparing keys one by one, which beats hashing for a handful of them.
-    @usableFromInline static let limit = 16
-    /// The list's first allocation, enough for a typical chain of transformations.
-    @usableFromInline static let initialCapacity = 8
-
-    @usableFromInline package var key: String
-    @usableFromInline package var value: PayloadValue?
-
-    @usableFromInline
-    package init(key: String, value: PayloadValue?) {
-        self.key = key
-        self.value = value
     }
 }

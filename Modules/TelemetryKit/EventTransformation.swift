@@ -39,7 +39,7 @@ public enum TransformationScope: Sendable, Hashable {
     case destinations(Set<String>)
 
     /// Whether a transformation with this scope runs for `destination` (`nil` = after processors).
-    public func applies(to destination: String?) -> Bool {
+    package func applies(to destination: String?) -> Bool {
         switch self {
         case .afterProcessors: return destination == nil
         case .allDestinations: return destination != nil

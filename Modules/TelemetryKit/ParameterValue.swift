@@ -44,50 +44,26 @@ extension Float: ParameterValue {
     @inlinable public var payloadValue: PayloadValue { .double(Double(self)) }
 }
 
-extension Int: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension Int8: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension Int16: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension Int32: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension Int64: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(self) }
-}
-
-extension UInt: ParameterValue {
-    /// Values above `Int64.max` are sent as their decimal string, never truncated.
-    public var payloadValue: PayloadValue { UInt64(self).payloadValue }
-}
-
-extension UInt8: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension UInt16: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension UInt32: ParameterValue {
-    @inlinable public var payloadValue: PayloadValue { .int(Int64(self)) }
-}
-
-extension UInt64: ParameterValue {
-    /// Values above `Int64.max` are sent as their decimal string, never truncated.
-    public var payloadValue: PayloadValue {
+/// Every integer type is a parameter value: an integer within `Int64`'s range is sent as a
+/// number, and a larger one (a `UInt64` above `Int64.max`) as its decimal string, never
+/// truncated.
+extension ParameterValue where Self: BinaryInteger {
+    @inlinable public var payloadValue: PayloadValue {
         if let exact = Int64(exactly: self) { return .int(exact) }
         return .string(String(self))
     }
 }
+
+extension Int: ParameterValue {}
+extension Int8: ParameterValue {}
+extension Int16: ParameterValue {}
+extension Int32: ParameterValue {}
+extension Int64: ParameterValue {}
+extension UInt: ParameterValue {}
+extension UInt8: ParameterValue {}
+extension UInt16: ParameterValue {}
+extension UInt32: ParameterValue {}
+extension UInt64: ParameterValue {}
 
 extension UUID: ParameterValue {
     public var payloadValue: PayloadValue { .string(uuidString) }

@@ -121,7 +121,6 @@ enum JavaScriptValues {
         guard let object = JSObjectMake(context, nil, nil) else { return nil }
         let attributes = JSPropertyAttributes(kJSPropertyAttributeNone)
         var input = Input(object: object)
-        input.entries.reserveCapacity(event.payloadCount)
         event.forEachPayloadEntry { key, value in
             guard key != eventNameKey else { return }
             let name = makeString(key)
@@ -228,7 +227,6 @@ enum JavaScriptValues {
                 result.setPayloadValue(nil, forKey: entry.key)
             }
         }
-        result.reservePayloadCapacity(changes.count)
         for change in changes {
             result.setPayloadValue(change.value, forKey: change.key)
         }

@@ -83,7 +83,6 @@ struct LowercaseTransformer: Sendable {
                 let lowered = string.lowercased()
                 if lowered != string { changes.append((key, .string(lowered))) }
             }
-            event.reservePayloadCapacity(changes.count)
             for (key, value) in changes { event.setPayloadValue(value, forKey: key) }
         case .variables(let variables):
             for variable in variables {

@@ -96,8 +96,6 @@ struct SetDataValuesTransformer: Sendable {
     let plan: Plan
 
     func apply(to event: inout Event) {
-        // Room for these writes at once (edits on top of the event's layers, no copies of them).
-        event.reservePayloadCapacity(plan.operations.count)
         for operation in plan.operations {
             switch operation {
             case .copy(let source, let target):

@@ -33,7 +33,7 @@ package enum EventJSONCodec {
         var buffer: [UInt8] = []
         // An upper bound of the entry count (shadowed keys counted twice) without lookups.
         buffer.reserveCapacity(
-            256 + (event.sharedPayload.count + event.ownPayload.count + event.payloadEdits.count) * 48
+            256 + (event.sharedPayload.count + event.ownPayload.count) * 48
         )
         encode(event, into: &buffer)
         return buffer
@@ -98,7 +98,7 @@ package enum EventJSONCodec {
             // The shared layer's entries, encoded once for every event that shares it.
             buffer.append(contentsOf: fragment)
             first = fragment.isEmpty
-            event.forEachUpperPayloadEntry { key, value in
+            for (key, value) in event.ownPayload {
                 appendEntry(key, value, first: &first, to: &buffer)
             }
         } else {
@@ -117,12 +117,11 @@ package enum EventJSONCodec {
     /// ``upperEntriesCapacity(of:)`` for them). The reader must keep the two parts as layers,
     /// the upper one winning (as `Event(sharedPayload:ownPayload:)` does): an upper entry may
     /// repeat a shared key, so no lookup per upper key is made to find out. When the payload
-    /// has no shared layer, or an edit removes a shared entry (which the upper part cannot
-    /// say), it returns nil and appends every entry.
+    /// has no shared layer, it returns nil and appends every entry.
     package static func appendPayloadLayers(of event: Event, upperTo upper: inout [UInt8]) -> [UInt8]? {
         var first = true
         if let fragment = sharedFragments.fragment(for: event, layersKeptApart: true) {
-            event.forEachUpperPayloadEntry { key, value in appendEntry(key, value, first: &first, to: &upper) }
+            for (key, value) in event.ownPayload { appendEntry(key, value, first: &first, to: &upper) }
             return fragment
         }
         upper.reserveCapacity(upper.count + event.sharedPayload.count * 48 + upperEntriesCapacity(of: event))
@@ -132,7 +131,7 @@ package enum EventJSONCodec {
 
     /// Bytes to reserve for the entries above the shared layer (about 32 each).
     package static func upperEntriesCapacity(of event: Event) -> Int {
-        (event.ownPayload.count + event.payloadEdits.count) * 32
+        event.ownPayload.count * 32
     }
 
     /// Writes `"key":value`, preceded by a comma unless it is the first entry.
@@ -265,8 +264,8 @@ private final class SharedFragments: Sendable {
     private let last = Locked<Entry?>(nil)
 
     /// The encoded shared entries of `event` (without braces), or nil when the event has no
-    /// shared layer or an upper layer shadows one of the shared keys; with `layersKeptApart`
-    /// (the reader lets upper entries win), only when an edit removes one of them.
+    /// shared layer or (unless `layersKeptApart`: the reader lets upper entries win) one of its
+    /// own entries shadows a shared key.
     func fragment(for event: Event, layersKeptApart: Bool = false) -> [UInt8]? {
         let layer = layersKeptApart ? event.sharedLayerKeptApart() : event.unshadowedSharedLayer()
         guard let (identity, shared) = layer else { return nil }
@@ -302,7 +301,7 @@ extension Event {
     /// The shared layer when no upper entry shadows one of its keys, with an identity that
     /// the events sharing its dictionary storage have in common (keep `entries` while the
     /// identity is kept, so the storage is not reused). The payload is then its entries plus
-    /// `forEachUpperPayloadEntry(_:)`'s, so a writer encodes the ~50 metadata entries once
+    /// the event's own, so a writer encodes the ~50 metadata entries once
     /// for a run of events (`EventJSONCodec`, the OTLP encoder); `nil` otherwise.
     package func unshadowedSharedLayer() -> (identity: UInt, entries: [String: PayloadValue])? {
         guard PayloadStorageIdentity.isAvailable, !sharedPayload.isEmpty, sharedKeysShadowed().isEmpty else {
@@ -313,14 +312,10 @@ extension Event {
 
     /// The shared layer, with its identity as in ``unshadowedSharedLayer()``, for a writer
     /// whose reader keeps the layers apart and lets the upper entries win: there an upper
-    /// entry may repeat a shared key, so only an edit that removes a shared entry (which no
-    /// upper entry can say) makes it `nil`. It skips the lookup of every upper key in the
+    /// entry may repeat a shared key, so this skips the lookup of every upper key in the
     /// shared layer that ``unshadowedSharedLayer()`` makes.
     package func sharedLayerKeptApart() -> (identity: UInt, entries: [String: PayloadValue])? {
         guard PayloadStorageIdentity.isAvailable, !sharedPayload.isEmpty else { return nil }
-        for edit in payloadEdits where edit.value == nil && sharedPayload[edit.key] != nil {
-            return nil
-        }
         return (PayloadStorageIdentity.of(sharedPayload), sharedPayload)
     }
 }

@@ -185,9 +185,9 @@ struct SQLiteStorageTests {
     }
 
     /// Different metadata, a shadowed metadata key, no session, test mode: each comes back as
-    /// it was, next to events of the shared context. An event whose own entry or edit shadows
-    /// a metadata key still refers to the shared context (its entry, stored above it, wins
-    /// when read back); one whose edit removes a metadata key stores every entry.
+    /// it was, next to events of the shared context. An event whose own entry shadows a
+    /// metadata key still refers to the shared context (its entry, stored above it, wins when
+    /// read back); one that had a metadata key removed stores every entry.
     @Test func eventsOfDifferentContextsComeBackAsTheyWere() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

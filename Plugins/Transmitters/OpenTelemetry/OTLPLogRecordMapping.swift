@@ -120,8 +120,8 @@ enum OTLPLogRecordMapping {
                 bytes: fragment.bytes
             )
         }
-        event.forEachUpperPayloadEntry { key, value in
-            if isPayloadAttribute(key, traceTaken: traceTaken) { writer.appendAttribute(key, value) }
+        for (key, value) in event.ownPayload where isPayloadAttribute(key, traceTaken: traceTaken) {
+            writer.appendAttribute(key, value)
         }
     }
 

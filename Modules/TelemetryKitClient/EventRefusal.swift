@@ -1,5 +1,5 @@
-/// Why an event was refused before it was queued: the typed error of the runtime's
-/// `SendOutcome.refused(_:)`.
+/// Why an event was refused before it was queued: the typed error of
+/// ``SendOutcome/refused(_:)``.
 ///
 /// ```swift
 /// if case .refused(let refusal) = await client.send(EventInput(name)) {

@@ -1,17 +1,17 @@
-package import TelemetryKit
+import TelemetryKit
 
 /// What every event must be for the ingest to accept it, checked once per event by the
-/// client before it is queued (and by the development collector on what it receives), so
-/// that one bad event is refused alone instead of costing the batch it would be sent in.
-package enum EventRules {
+/// client before it is queued, so that one bad event is refused alone instead of costing the
+/// batch it would be sent in.
+enum EventRules {
     /// The longest parameter key, in UTF-8 bytes.
-    package static let maximumKeyBytes = 256
+    static let maximumKeyBytes = 256
 
     /// Why `event` would be refused, or nil when it is fine.
     ///
     /// - Parameter maximumBytes: The most bytes one event may encode to
     ///   (``Event/estimatedEncodedSize``).
-    package static func refusal(for event: Event, maximumBytes: Int) -> EventRefusal? {
+    static func refusal(for event: Event, maximumBytes: Int) -> EventRefusal? {
         if isBlank(event.type) { return EventRefusal(eventName: event.type, reason: .blankName) }
         var reason: EventRefusal.Reason?
         event.forEachPayloadEntry { key, _ in
