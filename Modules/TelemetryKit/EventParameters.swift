@@ -112,12 +112,6 @@ public struct EventParameters: Sendable {
             || id == ObjectIdentifier(PayloadValue.self)
     }
 
-    /// The payload value for `key`, or nil (the typed read, for comparisons).
-    @inlinable
-    public func payloadValue(forKey key: String) -> PayloadValue? {
-        values[key]
-    }
-
     /// The parameters as the payload dictionary an event carries.
     @inlinable
     public var payloadDictionary: [String: PayloadValue] { values }
@@ -235,9 +229,6 @@ extension EventParameters: Sequence {
 
     @inlinable
     public func makeIterator() -> Iterator { Iterator(self) }
-
-    @inlinable
-    public var underestimatedCount: Int { values.count }
 }
 
 extension EventParameters: Codable {

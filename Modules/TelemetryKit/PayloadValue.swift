@@ -25,20 +25,10 @@ public enum PayloadValue: Sendable, Hashable {
         }
     }
 
-    /// The value as a number, when it is one or is a string that parses as one.
-    public var doubleValue: Double? {
-        switch self {
-        case .int(let value): return Double(value)
-        case .double(let value): return value
-        case .string(let value): return Double(value)
-        case .bool: return nil
-        }
-    }
-
     /// The value as the Swift value it stands for: a `String`, an `Int`, a `Double` or a
     /// `Bool`, so that `parameters["plan"] as? String` reads it as v3 code expects.
     @inlinable
-    public var swiftValue: any ParameterValue {
+    var swiftValue: any ParameterValue {
         switch self {
         case .string(let value): return value
         case .int(let value): return Int(truncatingIfNeeded: value)
@@ -48,7 +38,7 @@ public enum PayloadValue: Sendable, Hashable {
     }
 
     /// `true` for `.double` values that JSON cannot represent.
-    public var isNonFiniteNumber: Bool {
+    package var isNonFiniteNumber: Bool {
         if case .double(let value) = self { return !value.isFinite }
         return false
     }

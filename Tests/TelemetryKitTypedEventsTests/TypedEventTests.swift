@@ -36,8 +36,8 @@ struct TypedEventTests {
         #expect(
             event.parameters.keys.sorted() == ["discount", "express", "items", "orderID", "placedAt", "plan", "seats"]
         )
-        #expect(event.parameters.payloadValue(forKey: "plan") == .string("free"))
-        #expect(event.parameters.payloadValue(forKey: "seats") == .int(1))
+        #expect(event.parameters.values["plan"] == .string("free"))
+        #expect(event.parameters.values["seats"] == .int(1))
     }
 
     @Test func anEnumSendsOneEventPerCase() {
