@@ -87,7 +87,7 @@ package final class JSONLinesJournal {
     let path: String
     /// The most bytes of live event lines kept (newlines included); the oldest are evicted.
     let maxBytes: Int
-    private var descriptor: Int32
+    private(set) var descriptor: Int32
     private var entries: [Entry] = []
     private var head = 0
     private(set) var fileSize: Int64 = 0
@@ -452,78 +452,5 @@ package final class JSONLinesJournal {
         head = 0
         fileSize = Int64(contents.count)
         liveBytes = fileSize
-    }
-
-    // MARK: File helpers
-
-    private func readRange(into buffer: inout [UInt8], at offset: Int64) throws(JournalFailure) -> Int {
-        let descriptor = self.descriptor
-        let result: Result<Int, JournalFailure> = buffer.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return .success(0) }
-            var total = 0
-            while total < raw.count {
-                let read = pread(descriptor, base + total, raw.count - total, off_t(offset) + off_t(total))
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    return .failure(JournalFailure("reading the journal"))
-                }
-                if read == 0 { break }
-                total += read
-            }
-            return .success(total)
-        }
-        return try result.get()
-    }
-
-    private func writeAll(_ bytes: [UInt8]) throws(JournalFailure) {
-        try writeAll(bytes, to: descriptor)
-    }
-
-    private func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) throws(JournalFailure) {
-        let array = Array(bytes)
-        let result: Result<Void, JournalFailure> = array.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return .success(()) }
-            var written = 0
-            while written < raw.count {
-                let result = write(descriptor, base + written, raw.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return .failure(JournalFailure("writing the journal"))
-                }
-                written += result
-            }
-            return .success(())
-        }
-        try result.get()
-    }
-
-    private func writeFile(_ path: String, _ bytes: ArraySlice<UInt8>) throws(JournalFailure) {
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw JournalFailure("creating \(path)") }
-        defer { close(file) }
-        try writeAll(bytes, to: file)
-        try sync(file)
-    }
-
-    private func sync() throws(JournalFailure) {
-        try sync(descriptor)
-    }
-
-    private func sync(_ descriptor: Int32) throws(JournalFailure) {
-        #if canImport(Darwin)
-        let result = fsync(descriptor)
-        #else
-        let result = fdatasync(descriptor)
-        #endif
-        guard result == 0 else { throw JournalFailure("fsync") }
-    }
-
-    /// Makes the journal's directory entry durable (after creating or renaming it).
-    private func syncDirectory() {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let handle = open(directory, O_RDONLY | O_CLOEXEC)
-        guard handle >= 0 else { return }
-        _ = fsync(handle)
-        close(handle)
     }
 }
